@@ -1,0 +1,61 @@
+/**
+ * What a List+Watch source emits: watch events as the API server sends them, plus the list cycle
+ * modelled as kube-rs does (`Init` / `InitApply` / `InitDone`) so that pages can stream.
+ *
+ * A list cycle is always `LIST_START`, zero or more `LIST_PAGE`, then `LIST_DONE`. A source may
+ * abandon a cycle and start another with a new `LIST_START` (for example after a `410` on a
+ * continue page); consumers then drop what they buffered. Nothing of a list reaches the store until
+ * `LIST_DONE`, so a relist is applied atomically. Watch events (`ADDED`, `MODIFIED`, `DELETED`,
+ * `BOOKMARK`) only ever come after a `LIST_DONE`.
+ *
+ * ```text
+ * LIST_START  LIST_PAGE(items…)  LIST_PAGE(items…)  LIST_DONE(rv)  ADDED  MODIFIED  BOOKMARK(rv) …
+ * ```
+ */
+export type RawEvent<T> = WatchEvent<T> | BookmarkEvent | ListStart | ListPage<T> | ListDone;
+
+/** A watch event carrying an object. */
+export interface WatchEvent<T> {
+  readonly type: 'ADDED' | 'MODIFIED' | 'DELETED';
+  readonly object: T;
+}
+
+/**
+ * A watch bookmark: no object changed, the collection is current as of `resourceVersion`.
+ * `initialEventsEnd` is set on the bookmark that ends the initial events of a streaming list.
+ */
+export interface BookmarkEvent {
+  readonly type: 'BOOKMARK';
+  readonly resourceVersion: string;
+  readonly initialEventsEnd?: boolean;
+}
+
+/** A (re)list begins; anything buffered from an earlier unfinished list is dropped. */
+export interface ListStart {
+  readonly type: 'LIST_START';
+}
+
+/**
+ * One page of a list.
+ *
+ * `remainingItemCount` is the server's estimate of the items still to come, when it gives one;
+ * with `itemsSoFar` it is enough to draw progress.
+ */
+export interface ListPage<T> {
+  readonly type: 'LIST_PAGE';
+  readonly items: readonly T[];
+  /** 1-based page number within this list cycle. */
+  readonly page: number;
+  /** Items received in this cycle including this page. */
+  readonly itemsSoFar: number;
+  readonly remainingItemCount?: number;
+}
+
+/** The list is complete as of `resourceVersion`: apply it as one atomic replace. */
+export interface ListDone {
+  readonly type: 'LIST_DONE';
+  readonly resourceVersion: string;
+}
+
+/** The `type` of every {@link RawEvent}. */
+export type RawEventType = RawEvent<unknown>['type'];

@@ -1,0 +1,75 @@
+import type { KubeObject } from './kubeObject.js';
+
+/**
+ * What became of a deleted object that was missed (client-go's `DeletedFinalStateUnknown`).
+ *
+ * A relist that no longer contains a cached key proves the object was deleted, but not what it
+ * looked like at the end: `object` is the last state the informer knew, or `undefined`.
+ */
+export interface Tombstone<T> {
+  readonly kind: 'DeletedFinalStateUnknown';
+  readonly key: string;
+  readonly object: T | undefined;
+}
+
+/** Builds a frozen {@link Tombstone}. */
+export function tombstone<T>(key: string, object: T | undefined): Tombstone<T> {
+  return Object.freeze({ kind: 'DeletedFinalStateUnknown', key, object });
+}
+
+/** Whether `value` is a {@link Tombstone} rather than an object. */
+export function isTombstone<T>(value: T | Tombstone<T>): value is Tombstone<T> {
+  const candidate = value as Partial<Tombstone<T>> & KubeObject;
+  return (
+    candidate !== null &&
+    typeof candidate === 'object' &&
+    candidate.kind === 'DeletedFinalStateUnknown' &&
+    typeof candidate.key === 'string' &&
+    candidate.metadata === undefined
+  );
+}
+
+/** The type of a {@link Delta}, as in client-go's DeltaFIFO. */
+export type DeltaType = 'Added' | 'Updated' | 'Deleted' | 'Replaced' | 'Sync';
+
+/**
+ * One change to one key.
+ *
+ * - `Added` / `Updated`: from watch `ADDED` / `MODIFIED`.
+ * - `Replaced`: the object as listed by a (re)list.
+ * - `Sync`: a periodic resync re-delivers the cached object unchanged.
+ * - `Deleted`: from watch `DELETED` (the final object), or found by a relist (a {@link Tombstone}).
+ */
+export type Delta<T> =
+  | { readonly type: 'Added' | 'Updated' | 'Replaced' | 'Sync'; readonly key: string; readonly object: T }
+  | { readonly type: 'Deleted'; readonly key: string; readonly object: T | Tombstone<T> };
+
+/**
+ * A marker in a delta stream that is about the whole collection, not one key.
+ *
+ * - `Listed`: the deltas of a (re)list have all been emitted; the collection is current as of
+ *   `resourceVersion`. The first one makes the informer synced.
+ * - `Bookmark`: nothing changed; the collection is current as of `resourceVersion`.
+ */
+export interface CollectionMarker {
+  readonly type: 'Listed' | 'Bookmark';
+  readonly resourceVersion: string;
+}
+
+/** What {@link toDeltas} emits and {@link bufferByKey} takes. */
+export type DeltaEvent<T> = Delta<T> | CollectionMarker;
+
+/**
+ * The deltas of many keys, closed by {@link bufferByKey} and applied by the index reducer as one
+ * atomic step.
+ *
+ * `deltas` iterates keys in first-arrival order (a key keeps its position until the batch is
+ * emitted) and each key's deltas oldest first. `resourceVersion` is the collection's version after
+ * the last event of the batch in arrival order; `listed` is set when the batch holds a complete
+ * (re)list.
+ */
+export interface DeltaBatch<T> {
+  readonly deltas: ReadonlyMap<string, readonly Delta<T>[]>;
+  readonly resourceVersion?: string;
+  readonly listed?: boolean;
+}

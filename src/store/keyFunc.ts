@@ -1,0 +1,39 @@
+import type { KubeObject } from './kubeObject.js';
+
+/**
+ * Derives the cache key of an object. Must be pure and total for the objects it is given.
+ *
+ * @see {@link metaNamespaceKey} for the default.
+ */
+export type KeyFunc<T> = (object: T) => string;
+
+/**
+ * The default key: `namespace/name`, or `name` for cluster-scoped objects (client-go's
+ * `MetaNamespaceKeyFunc`).
+ *
+ * @throws {TypeError} when the object has no `metadata.name`, naming what it got.
+ */
+export function metaNamespaceKey(object: KubeObject): string {
+  const meta = object?.metadata;
+  const name = meta?.name;
+  if (typeof name !== 'string' || name === '') {
+    throw new TypeError(`[informer] object has no metadata.name: ${describe(object)}`);
+  }
+  const namespace = meta?.namespace;
+  return typeof namespace === 'string' && namespace !== '' ? `${namespace}/${name}` : name;
+}
+
+/** Builds the key of `name` in `namespace` (or of a cluster-scoped `name`) as {@link metaNamespaceKey} does. */
+export function objectKey(namespace: string | undefined, name: string): string {
+  return namespace ? `${namespace}/${name}` : name;
+}
+
+function describe(value: unknown): string {
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? String(value);
+  } catch {
+    text = String(value);
+  }
+  return text.length > 120 ? `${text.slice(0, 117)}...` : text;
+}

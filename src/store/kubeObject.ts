@@ -1,0 +1,29 @@
+/**
+ * The part of `metav1.ObjectMeta` the informer reads.
+ *
+ * Objects are plain JSON as the API server sends them: no class instances, no `Date`s. Every field
+ * the informer does not read is carried along untouched.
+ */
+export interface ObjectMeta {
+  readonly name?: string;
+  readonly namespace?: string;
+  /** Opaque: compared only for equality, never ordered. */
+  readonly resourceVersion?: string;
+  readonly uid?: string;
+  readonly generation?: number;
+  readonly labels?: Readonly<Record<string, string>>;
+  readonly annotations?: Readonly<Record<string, string>>;
+  readonly [field: string]: unknown;
+}
+
+/**
+ * Any Kubernetes object: `apiVersion`, `kind` and `metadata`, plus whatever else the resource has.
+ *
+ * Type parameters of the informer default to this; pass your own (for example client-node's
+ * `V1Pod`) to get typed objects.
+ */
+export interface KubeObject {
+  readonly apiVersion?: string;
+  readonly kind?: string;
+  readonly metadata?: ObjectMeta;
+}

@@ -1,0 +1,21 @@
+import type { Tombstone } from './delta.js';
+
+/**
+ * What consumers are told after the cache changed, in client-go's handler vocabulary.
+ *
+ * - `add`: a key appeared; `isInInitialList` is true while the first list is being applied (and for
+ *   the replay a late handler receives).
+ * - `update`: a cached key got a new object; `oldObject` is what was cached before. `sync` is true
+ *   when both carry the same resourceVersion: a resync or an unchanged object in a relist.
+ * - `delete`: a key left the cache; `object` is the final object, or a {@link Tombstone} when a
+ *   relist found the deletion.
+ *
+ * A notification is emitted after (or atomically with) the snapshot that contains its change.
+ */
+export type Notification<T> =
+  | { readonly type: 'add'; readonly key: string; readonly object: T; readonly isInInitialList: boolean }
+  | { readonly type: 'update'; readonly key: string; readonly oldObject: T; readonly object: T; readonly sync: boolean }
+  | { readonly type: 'delete'; readonly key: string; readonly object: T | Tombstone<T> };
+
+/** The `type` of every {@link Notification}. */
+export type NotificationType = Notification<unknown>['type'];
