@@ -13,7 +13,6 @@ export interface ObjectMeta {
   readonly generation?: number;
   readonly labels?: Readonly<Record<string, string>>;
   readonly annotations?: Readonly<Record<string, string>>;
-  readonly [field: string]: unknown;
 }
 
 /**

@@ -1,0 +1,146 @@
+import type { KubeObject } from './kubeObject.js';
+
+/** One requirement of a label selector, as `metav1.LabelSelectorRequirement` plus the equality forms. */
+export interface LabelRequirement {
+  readonly key: string;
+  readonly operator: 'In' | 'NotIn' | 'Exists' | 'DoesNotExist';
+  readonly values: readonly string[];
+}
+
+/** A parsed label selector: every requirement must hold. The empty selector matches everything. */
+export interface LabelSelector {
+  readonly requirements: readonly LabelRequirement[];
+}
+
+/** The structured form used in Kubernetes objects (`metav1.LabelSelector`). */
+export interface LabelSelectorSpec {
+  readonly matchLabels?: Readonly<Record<string, string>>;
+  readonly matchExpressions?: readonly LabelRequirement[];
+}
+
+/**
+ * Thrown by {@link parseLabelSelector} for selector text that is not valid, naming the offending part.
+ */
+export class LabelSelectorError extends Error {
+  override readonly name = 'LabelSelectorError';
+  constructor(readonly selector: string, reason: string) {
+    super(`[informer] invalid label selector ${JSON.stringify(selector)}: ${reason}`);
+  }
+}
+
+const KEY = /^([a-z0-9]([-a-z0-9.]*[a-z0-9])?\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
+const VALUE = /^([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)?$/;
+
+/**
+ * Parses label selector text as `kubectl -l` and the API server accept it:
+ * `a=b`, `a==b`, `a!=b`, `a in (x,y)`, `a notin (x,y)`, `a` (exists), `!a` (does not exist),
+ * joined by commas.
+ *
+ * @throws {LabelSelectorError} naming the requirement that could not be parsed.
+ */
+export function parseLabelSelector(text: string): LabelSelector {
+  const requirements: LabelRequirement[] = [];
+  for (const raw of splitTopLevel(text, text)) {
+    const part = raw.trim();
+    if (part === '') {
+      if (text.trim() === '') continue;
+      throw new LabelSelectorError(text, 'empty requirement');
+    }
+    requirements.push(parseRequirement(text, part));
+  }
+  return Object.freeze({ requirements: Object.freeze(requirements) });
+}
+
+function splitTopLevel(selector: string, text: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '(') depth++;
+    else if (c === ')') {
+      depth--;
+      if (depth < 0) throw new LabelSelectorError(selector, `unbalanced ")" at ${i}`);
+    } else if (c === ',' && depth === 0) {
+      parts.push(text.slice(start, i));
+      start = i + 1;
+    }
+  }
+  if (depth !== 0) throw new LabelSelectorError(selector, 'unbalanced "("');
+  parts.push(text.slice(start));
+  return parts;
+}
+
+function parseRequirement(selector: string, part: string): LabelRequirement {
+  const set = /^(\S+)\s+(in|notin)\s*\(([^()]*)\)$/.exec(part);
+  if (set) {
+    const values = set[3]!.split(',').map((v) => v.trim());
+    if (values.some((v) => v === '') && values.length > 1) {
+      throw new LabelSelectorError(selector, `empty value in "${part}"`);
+    }
+    return requirement(selector, set[1]!, set[2] === 'in' ? 'In' : 'NotIn', values);
+  }
+  const equality = /^([^=!\s]+)\s*(==|=|!=)\s*([^=!\s]*)$/.exec(part);
+  if (equality) {
+    return requirement(selector, equality[1]!, equality[2] === '!=' ? 'NotIn' : 'In', [equality[3]!]);
+  }
+  if (part.startsWith('!')) return requirement(selector, part.slice(1).trim(), 'DoesNotExist', []);
+  return requirement(selector, part, 'Exists', []);
+}
+
+function requirement(selector: string, key: string, operator: LabelRequirement['operator'], values: string[]): LabelRequirement {
+  if (!KEY.test(key)) throw new LabelSelectorError(selector, `invalid label key "${key}"`);
+  for (const value of values) {
+    if (value.length > 63 || !VALUE.test(value)) throw new LabelSelectorError(selector, `invalid label value "${value}" for key "${key}"`);
+  }
+  return Object.freeze({ key, operator, values: Object.freeze(values) });
+}
+
+/**
+ * Builds a selector from its structured form (`matchLabels` + `matchExpressions`).
+ *
+ * @throws {LabelSelectorError} for an unknown operator or missing values.
+ */
+export function labelSelectorFromSpec(spec: LabelSelectorSpec): LabelSelector {
+  const requirements: LabelRequirement[] = [];
+  for (const [key, value] of Object.entries(spec.matchLabels ?? {})) requirements.push({ key, operator: 'In', values: [value] });
+  for (const expression of spec.matchExpressions ?? []) {
+    const { key, operator, values } = expression;
+    if (!['In', 'NotIn', 'Exists', 'DoesNotExist'].includes(operator)) {
+      throw new LabelSelectorError(JSON.stringify(spec), `unknown operator "${String(operator)}" for key "${key}"`);
+    }
+    if ((operator === 'In' || operator === 'NotIn') && values.length === 0) {
+      throw new LabelSelectorError(JSON.stringify(spec), `operator ${operator} for key "${key}" needs values`);
+    }
+    requirements.push({ key, operator, values: [...values] });
+  }
+  return Object.freeze({ requirements: Object.freeze(requirements) });
+}
+
+/** Whether `labels` satisfy every requirement of `selector`. */
+export function matchesLabels(selector: LabelSelector, labels: Readonly<Record<string, string>> | undefined): boolean {
+  for (const { key, operator, values } of selector.requirements) {
+    const present = labels !== undefined && Object.hasOwn(labels, key);
+    const value = present ? labels[key] : undefined;
+    switch (operator) {
+      case 'Exists':
+        if (!present) return false;
+        break;
+      case 'DoesNotExist':
+        if (present) return false;
+        break;
+      case 'In':
+        if (!present || !values.includes(value!)) return false;
+        break;
+      case 'NotIn':
+        if (present && values.includes(value!)) return false;
+        break;
+    }
+  }
+  return true;
+}
+
+/** Whether `object`'s labels satisfy `selector`. */
+export function matchesSelector(selector: LabelSelector, object: KubeObject): boolean {
+  return matchesLabels(selector, object.metadata?.labels);
+}

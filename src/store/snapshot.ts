@@ -1,0 +1,186 @@
+import { immerable } from 'immer';
+import { emptyTrie, trieEntries, trieForEach, trieGet, type HashTrie } from '../internal/hashTrie.js';
+import { UnknownIndexError } from './indexFunc.js';
+import { objectKey } from './keyFunc.js';
+import type { KubeObject } from './kubeObject.js';
+import { matchesLabels, parseLabelSelector, type LabelSelector } from './labelSelector.js';
+
+/** Options of {@link Snapshot.list}. */
+export interface ListOptions {
+  /** Only objects in this namespace. Uses an index named `namespace` when there is one. */
+  readonly namespace?: string;
+  /** Only objects whose labels match: selector text (`app=web,tier in (a,b)`) or a parsed selector. */
+  readonly labelSelector?: string | LabelSelector;
+}
+
+/**
+ * An immutable, deeply frozen view of the cache at one moment: the objects by key, the indexes, the
+ * collection's resourceVersion and whether the first list has been applied.
+ *
+ * Snapshots are values: a new one is made for each batch that changes something, unchanged parts are
+ * shared with the previous one, and a batch that changes nothing keeps the same reference. Reads
+ * never copy the store; `list()` returns a new array (cached per snapshot when unfiltered).
+ */
+export interface Snapshot<T extends KubeObject = KubeObject> extends Iterable<T> {
+  /** Resource version of the last event applied (opaque; `""` before the first list). */
+  readonly resourceVersion: string;
+  /** True once the first complete list has been applied; never goes back. */
+  readonly synced: boolean;
+  /** Number of cached objects. */
+  readonly size: number;
+  /** Names of the configured indexes. */
+  readonly indexNames: readonly string[];
+  /** The object under `key` (`namespace/name` or `name` by default). */
+  get(key: string): T | undefined;
+  /** The object `name` in `namespace` (`""` for cluster-scoped), with the default key function. */
+  get(namespace: string, name: string): T | undefined;
+  /** Whether `key` (or `namespace`, `name`) is cached. */
+  has(key: string): boolean;
+  has(namespace: string, name: string): boolean;
+  /** Iterates the keys without copying. */
+  keys(): IterableIterator<string>;
+  /** Iterates the objects without copying. */
+  values(): IterableIterator<T>;
+  /** Iterates `[key, object]` without copying. */
+  entries(): IterableIterator<[string, T]>;
+  /** Calls `visit` for every object; stops when it returns `false`. */
+  forEach(visit: (object: T, key: string) => boolean | void): void;
+  /** The objects, optionally of one namespace and matching a label selector. */
+  list(options?: ListOptions): readonly T[];
+  /** The objects whose index `indexName` has `value`. @throws {UnknownIndexError} */
+  byIndex(indexName: string, value: string): readonly T[];
+  /** The keys (sorted) whose index `indexName` has `value`. @throws {UnknownIndexError} */
+  indexKeys(indexName: string, value: string): readonly string[];
+  /** The distinct values currently in index `indexName`. @throws {UnknownIndexError} */
+  indexValues(indexName: string): readonly string[];
+}
+
+/** @internal The data behind a snapshot; written only by the store's reducer. */
+export interface SnapshotState<T> {
+  readonly items: HashTrie<T>;
+  readonly indexes: readonly HashTrie<HashTrie<true>>[];
+  readonly indexNames: readonly string[];
+  readonly resourceVersion: string;
+  readonly synced: boolean;
+}
+
+const unfilteredLists = new WeakMap<object, readonly unknown[]>();
+
+type Impl<T extends KubeObject> = Snapshot<T> & SnapshotState<T>;
+
+function indexOf(self: SnapshotState<unknown>, indexName: string): HashTrie<HashTrie<true>> {
+  const position = self.indexNames.indexOf(indexName);
+  if (position < 0) throw new UnknownIndexError(indexName, self.indexNames);
+  return self.indexes[position]!;
+}
+
+function keyOf(keyOrNamespace: string, name: string | undefined): string {
+  return name === undefined ? keyOrNamespace : objectKey(keyOrNamespace, name);
+}
+
+function* mapIterator<A, B>(source: Iterable<A>, project: (a: A) => B): Generator<B> {
+  for (const a of source) yield project(a);
+}
+
+const snapshotMethods = {
+  [immerable]: true,
+  get size(): number {
+    return (this as unknown as SnapshotState<unknown>).items.size;
+  },
+  get<T extends KubeObject>(this: Impl<T>, keyOrNamespace: string, name?: string): T | undefined {
+    return trieGet(this.items, keyOf(keyOrNamespace, name));
+  },
+  has<T extends KubeObject>(this: Impl<T>, keyOrNamespace: string, name?: string): boolean {
+    return trieGet(this.items, keyOf(keyOrNamespace, name)) !== undefined;
+  },
+  entries<T extends KubeObject>(this: Impl<T>): IterableIterator<[string, T]> {
+    return trieEntries(this.items);
+  },
+  keys<T extends KubeObject>(this: Impl<T>): IterableIterator<string> {
+    return mapIterator(trieEntries(this.items), ([key]) => key);
+  },
+  values<T extends KubeObject>(this: Impl<T>): IterableIterator<T> {
+    return mapIterator(trieEntries(this.items), ([, value]) => value);
+  },
+  [Symbol.iterator]<T extends KubeObject>(this: Impl<T>): IterableIterator<T> {
+    return this.values();
+  },
+  forEach<T extends KubeObject>(this: Impl<T>, visit: (object: T, key: string) => boolean | void): void {
+    trieForEach(this.items, visit);
+  },
+  list<T extends KubeObject>(this: Impl<T>, options: ListOptions = {}): readonly T[] {
+    const { namespace, labelSelector } = options;
+    if (namespace === undefined && labelSelector === undefined) {
+      let cached = unfilteredLists.get(this) as readonly T[] | undefined;
+      if (cached === undefined) {
+        const all: T[] = [];
+        trieForEach(this.items, (object) => void all.push(object));
+        cached = Object.freeze(all);
+        unfilteredLists.set(this, cached);
+      }
+      return cached;
+    }
+    const selector: LabelSelector | undefined = typeof labelSelector === 'string' ? parseLabelSelector(labelSelector) : labelSelector;
+    const result: T[] = [];
+    const consider = (object: T): void => {
+      if (namespace !== undefined && (object.metadata?.namespace ?? '') !== namespace) return;
+      if (selector !== undefined && !matchesLabels(selector, object.metadata?.labels)) return;
+      result.push(object);
+    };
+    if (namespace !== undefined && this.indexNames.includes('namespace')) {
+      for (const object of this.byIndex('namespace', namespace)) consider(object);
+    } else {
+      trieForEach(this.items, consider);
+    }
+    return Object.freeze(result);
+  },
+  byIndex<T extends KubeObject>(this: Impl<T>, indexName: string, value: string): readonly T[] {
+    const keys = trieGet(indexOf(this, indexName), value);
+    const result: T[] = [];
+    if (keys !== undefined) {
+      trieForEach(keys, (_, key) => {
+        const object = trieGet(this.items, key);
+        if (object !== undefined) result.push(object);
+      });
+    }
+    return Object.freeze(result);
+  },
+  indexKeys<T extends KubeObject>(this: Impl<T>, indexName: string, value: string): readonly string[] {
+    const keys = trieGet(indexOf(this, indexName), value);
+    const result: string[] = [];
+    if (keys !== undefined) trieForEach(keys, (_, key) => void result.push(key));
+    return Object.freeze(result.sort());
+  },
+  indexValues<T extends KubeObject>(this: Impl<T>, indexName: string): readonly string[] {
+    const result: string[] = [];
+    trieForEach(indexOf(this, indexName), (_, value) => void result.push(value));
+    return Object.freeze(result);
+  },
+};
+
+/** @internal Wraps state in a frozen snapshot object. */
+export function snapshotOf<T extends KubeObject>(state: SnapshotState<T>): Snapshot<T> {
+  const snapshot = Object.create(snapshotMethods) as Impl<T>;
+  Object.assign(snapshot, state);
+  return Object.freeze(snapshot);
+}
+
+/**
+ * The snapshot of an empty, unsynced cache with the given index names.
+ *
+ * @param indexNames the names of the indexes the snapshot will carry.
+ */
+export function emptySnapshot<T extends KubeObject = KubeObject>(indexNames: readonly string[] = []): Snapshot<T> {
+  return snapshotOf<T>({
+    items: emptyTrie(),
+    indexes: Object.freeze(indexNames.map(() => emptyTrie<HashTrie<true>>())),
+    indexNames: Object.freeze([...indexNames]),
+    resourceVersion: '',
+    synced: false,
+  });
+}
+
+/** @internal The state behind a snapshot made by this module. */
+export function stateOf<T extends KubeObject>(snapshot: Snapshot<T>): SnapshotState<T> {
+  return snapshot as Impl<T>;
+}
