@@ -1,11 +1,36 @@
-/* Store: vocabulary */
-export type { KubeObject, ObjectMeta } from './store/kubeObject.js';
+/* Informer */
+export type { Informer, InformerOptions, InformerError, ResourceEventHandler } from './informer.js';
+export { informer, HandlerError } from './informer.js';
+
+/* Operators */
+export type { ToDeltasConfig } from './operators/toDeltas.js';
+export { toDeltas, InvalidObjectError } from './operators/toDeltas.js';
+export type { BufferByKeyConfig } from './operators/bufferByKey.js';
+export { bufferByKey } from './operators/bufferByKey.js';
+export { dedupDeltas } from './operators/dedupDeltas.js';
+export { resync } from './operators/resync.js';
+export type { IndexReducerConfig } from './operators/indexReducer.js';
+export { indexReducer } from './operators/indexReducer.js';
+
+/* Store */
+export type { Snapshot, ListOptions } from './store/snapshot.js';
+export { emptySnapshot } from './store/snapshot.js';
+export type { StoreUpdate } from './store/applyBatch.js';
+export { applyBatch } from './store/applyBatch.js';
+export { dedupDeltaList } from './store/dedupDeltaList.js';
+export type { IndexFunc, Indexers } from './store/indexFunc.js';
+export { byNamespace, byLabel, IndexFuncError, UnknownIndexError } from './store/indexFunc.js';
+export type { LabelSelector, LabelRequirement, LabelSelectorSpec } from './store/labelSelector.js';
+export { parseLabelSelector, labelSelectorFromSpec, matchesLabels, matchesSelector, LabelSelectorError } from './store/labelSelector.js';
 export type { KeyFunc } from './store/keyFunc.js';
 export { metaNamespaceKey, objectKey } from './store/keyFunc.js';
 export { resourceVersionOf } from './store/resourceVersionOf.js';
+
+/* Types: objects, deltas, notifications */
+export type { KubeObject, ObjectMeta } from './store/kubeObject.js';
 export type { Delta, DeltaType, DeltaEvent, DeltaBatch, CollectionMarker, Tombstone } from './store/delta.js';
-export { tombstone, isTombstone } from './store/delta.js';
+export { tombstone, isTombstone, isMarker } from './store/delta.js';
 export type { Notification, NotificationType } from './store/notification.js';
 
-/* Sources: vocabulary */
+/* Types: raw events of a source */
 export type { RawEvent, RawEventType, WatchEvent, BookmarkEvent, ListStart, ListPage, ListDone } from './sources/rawEvent.js';

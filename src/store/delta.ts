@@ -73,3 +73,8 @@ export interface DeltaBatch<T> {
   readonly resourceVersion?: string;
   readonly listed?: boolean;
 }
+
+/** Whether a delta-stream event is a {@link CollectionMarker} rather than a {@link Delta}. */
+export function isMarker<T>(event: DeltaEvent<T>): event is CollectionMarker {
+  return event.type === 'Listed' || event.type === 'Bookmark';
+}

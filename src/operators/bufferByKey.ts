@@ -1,0 +1,114 @@
+import { asapScheduler, asyncScheduler, Observable, type OperatorFunction, type SchedulerLike, type Subscription } from 'rxjs';
+import { isMarker, isTombstone, type Delta, type DeltaBatch, type DeltaEvent } from '../store/delta.js';
+import { resourceVersionOf } from '../store/resourceVersionOf.js';
+
+/** Options of {@link bufferByKey}. */
+export interface BufferByKeyConfig {
+  /**
+   * How long a batch stays open after its first delta, in milliseconds. `0` (the default) closes
+   * it at the end of the current synchronous burst, so a whole page or network chunk becomes one
+   * batch and nothing waits for a timer.
+   */
+  readonly windowMs?: number;
+  /** Scheduler of the closing action: `asapScheduler` when `windowMs` is 0, else `asyncScheduler`. */
+  readonly scheduler?: SchedulerLike;
+}
+
+/**
+ * The DeltaFIFO as an operator: accumulates deltas per key and emits them as batches.
+ *
+ * <span class="informal">Keys keep the position of their first delta until their batch is emitted,
+ * so one busy key cannot starve the others, and a burst becomes one atomic store update.</span>
+ *
+ * ```text
+ * source:   -a1-b1-a2-------(c1 L)---|     a1,a2 = deltas of key a; L = Listed(rv) marker
+ * bufferByKey({ windowMs: 5 })
+ * result:   -------------x--------y--(z|)  x = {a:[a1,a2], b:[b1]}  y = {c:[c1], listed, rv}
+ * ```
+ *
+ * - Per-key accumulation in an insertion-ordered map; appending to a pending key does not move it
+ *   (R13). A key emitted in a batch goes to the end when it comes back.
+ * - A batch closes when the consumer can take it: by default at the end of the synchronous burst
+ *   that opened it (`asapScheduler`), or `windowMs` after its first delta.
+ * - `Listed` and `Bookmark` markers are folded into the batch: `listed` is set, and
+ *   `resourceVersion` is the collection's version after the batch's last event in arrival order
+ *   (the marker's, or the last stored object's, R28).
+ * - On complete the pending batch is emitted first; on error or unsubscribe it is dropped.
+ *
+ * ## Example
+ * ```ts
+ * import { from } from 'rxjs';
+ * import { bufferByKey } from 'rx-informer';
+ *
+ * const cm = (name: string, rv: string) => ({ metadata: { name, resourceVersion: rv } });
+ * from([
+ *   { type: 'Updated', key: 'a', object: cm('a', '1') },
+ *   { type: 'Updated', key: 'b', object: cm('b', '2') },
+ *   { type: 'Updated', key: 'a', object: cm('a', '3') },
+ * ] as const).pipe(bufferByKey()).subscribe((batch) => console.log([...batch.deltas.keys()], batch.resourceVersion));
+ * // Logs:
+ * // [ 'a', 'b' ] 3
+ * ```
+ *
+ * @param config batch window and scheduler.
+ * @returns an operator from {@link DeltaEvent}s to {@link DeltaBatch}es.
+ */
+export function bufferByKey<T>(config: BufferByKeyConfig = {}): OperatorFunction<DeltaEvent<T>, DeltaBatch<T>> {
+  const windowMs = config.windowMs ?? 0;
+  if (!(windowMs >= 0) || !Number.isFinite(windowMs)) {
+    throw new TypeError(`[informer] bufferByKey: windowMs must be a finite number >= 0, got ${String(config.windowMs)}`);
+  }
+  const scheduler = config.scheduler ?? (windowMs === 0 ? asapScheduler : asyncScheduler);
+
+  return (source) =>
+    new Observable<DeltaBatch<T>>((subscriber) => {
+      let pending = new Map<string, Delta<T>[]>();
+      let resourceVersion: string | undefined;
+      let listed = false;
+      let closing: Subscription | null = null;
+      let open = false;
+
+      const flush = (): void => {
+        closing?.unsubscribe();
+        closing = null;
+        if (!open) return;
+        const batch: DeltaBatch<T> = { deltas: pending, resourceVersion, ...(listed ? { listed } : {}) };
+        pending = new Map();
+        resourceVersion = undefined;
+        listed = false;
+        open = false;
+        subscriber.next(batch);
+      };
+
+      const add = (event: DeltaEvent<T>): void => {
+        open = true;
+        if (isMarker(event)) {
+          resourceVersion = event.resourceVersion;
+          if (event.type === 'Listed') listed = true;
+        } else {
+          const list = pending.get(event.key);
+          if (list === undefined) pending.set(event.key, [event]);
+          else list.push(event);
+          if (!isTombstone(event.object)) resourceVersion = resourceVersionOf(event.object) ?? resourceVersion;
+        }
+        if (closing === null) {
+          closing = scheduler.schedule(flush, windowMs);
+        }
+      };
+
+      const subscription = source.subscribe({
+        next: add,
+        error: (error) => subscriber.error(error),
+        complete: () => {
+          flush();
+          subscriber.complete();
+        },
+      });
+      return () => {
+        subscription.unsubscribe();
+        closing?.unsubscribe();
+        closing = null;
+        pending = new Map();
+      };
+    });
+}

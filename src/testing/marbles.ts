@@ -1,0 +1,51 @@
+import { from, mergeMap, of, type Observable } from 'rxjs';
+import { TestScheduler, type RunHelpers } from 'rxjs/testing';
+
+/** The one assertion {@link runMarbles} needs; ava's `t` has it. */
+export interface DeepEqualAssertions {
+  deepEqual(actual: unknown, expected: unknown, message?: string): unknown;
+}
+
+/**
+ * Runs `callback` inside `TestScheduler.run` with assertions going to `t.deepEqual` (so an ava
+ * test fails at the right place). Errors in notifications are compared by `name` and `message`
+ * only, as RxJS's own specs do. Inside the callback, `asyncScheduler`, `asapScheduler` and timers
+ * run on virtual time.
+ *
+ * @example
+ * test('doubles', (t) => runMarbles(t, ({ cold, expectObservable }) => {
+ *   expectObservable(cold('-a|', { a: 1 }).pipe(map((x) => x * 2))).toBe('-b|', { b: 2 });
+ * }));
+ */
+export function runMarbles<R>(t: DeepEqualAssertions, callback: (helpers: RunHelpers) => R): R {
+  const scheduler = new TestScheduler((actual, expected) => {
+    t.deepEqual(normalize(actual), normalize(expected));
+  });
+  return scheduler.run(callback);
+}
+
+function normalize(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(normalize);
+  if (value !== null && typeof value === 'object' && 'notification' in value) {
+    const message = value as { frame: number; notification: { kind: string; error?: unknown } };
+    const { notification } = message;
+    if (notification.kind === 'E' && notification.error instanceof Error) {
+      return { ...message, notification: { ...notification, error: { name: notification.error.name, message: notification.error.message } } };
+    }
+  }
+  return value;
+}
+
+/**
+ * A source driven by marbles whose values may be single events or arrays of events (such as
+ * {@link listEvents}); an array's events are emitted one after another in the same frame.
+ * Call it inside {@link runMarbles} with the run's `cold`.
+ *
+ * @example
+ * const source = marbleSource(cold, '-L--a-', { L: listEvents([cm1], '1'), a: added(cm2) });
+ */
+export function marbleSource<E>(cold: RunHelpers['cold'], marbles: string, values: Readonly<Record<string, E | readonly E[]>>): Observable<E> {
+  return cold(marbles, values as Record<string, E | readonly E[]>).pipe(
+    mergeMap((value) => (Array.isArray(value) ? from(value as readonly E[]) : of(value as E))),
+  );
+}
