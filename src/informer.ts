@@ -146,13 +146,19 @@ export function informer<T extends KubeObject>(source$: Observable<RawEvent<T>>,
   const empty = emptySnapshot<T>(Object.keys(indexers));
   let latest: Snapshot<T> | undefined;
 
+  // Built once, here, so bad options throw at call time; operators keep their state per subscription.
+  const deltas = toDeltas<T>({ ...(keyFunc ? { keyFunc } : {}), onInvalidObject: (error) => errors.next(error) });
+  const batches = bufferByKey<T>(buffer);
+  const resyncs = resync<T>(resyncMs, scheduler);
+  const store = indexReducer<T>({ indexers, initial: empty });
+
   const updates$ = defer(() =>
     source$.pipe(
-      toDeltas<T>({ ...(keyFunc ? { keyFunc } : {}), onInvalidObject: (error) => errors.next(error) }),
-      bufferByKey<T>(buffer),
+      deltas,
+      batches,
       dedupDeltas<T>(),
-      resync<T>(resyncMs, scheduler),
-      indexReducer<T>({ indexers, initial: empty }),
+      resyncs,
+      store,
       tap((update) => {
         latest = update.snapshot;
         for (const error of update.errors) errors.next(error);

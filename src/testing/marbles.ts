@@ -12,6 +12,10 @@ export interface DeepEqualAssertions {
  * only, as RxJS's own specs do. Inside the callback, `asyncScheduler`, `asapScheduler` and timers
  * run on virtual time.
  *
+ * Keep marble tests and tests on real time (promises, `setTimeout`) in separate files, or make the
+ * real-time ones `test.serial`: ava runs a file's tests concurrently, and a real `asapScheduler`
+ * flush pending while a `TestScheduler` run starts swallows the run's asap actions.
+ *
  * @example
  * test('doubles', (t) => runMarbles(t, ({ cold, expectObservable }) => {
  *   expectObservable(cold('-a|', { a: 1 }).pipe(map((x) => x * 2))).toBe('-b|', { b: 2 });

@@ -1,5 +1,4 @@
 import test from 'ava';
-import { Observable } from 'rxjs';
 import { bufferByKey } from '../../src/operators/bufferByKey.js';
 import type { Delta, DeltaBatch, DeltaEvent } from '../../src/store/delta.js';
 import { tombstone } from '../../src/store/delta.js';
@@ -106,23 +105,3 @@ test('an invalid window is rejected at call time', (t) => {
   t.throws(() => bufferByKey({ windowMs: Number.NaN }), { instanceOf: TypeError });
 });
 
-test('the default batch is closed on a microtask: a synchronous burst outside virtual time is one batch', async (t) => {
-  const batches = await new Promise<DeltaBatch<object>[]>((resolve) => {
-    const out: DeltaBatch<object>[] = [];
-    new Observable<DeltaEvent<object>>((s) => {
-      s.next(a1);
-      s.next(b1);
-      s.next(a2);
-      queueMicrotask(() => {
-        s.next(c1);
-        setTimeout(() => s.complete(), 1);
-      });
-    })
-      .pipe(bufferByKey())
-      .subscribe({ next: (b) => out.push(b), complete: () => resolve(out) });
-  });
-  t.deepEqual(
-    batches.map((b) => [...b.deltas.keys()]),
-    [['a', 'b'], ['c']],
-  );
-});
