@@ -93,3 +93,10 @@ test('options are checked at call time', (t) => {
   t.throws(() => informer(new Subject<E>(), { graceMs: -5 }), { instanceOf: TypeError, message: /graceMs/ });
   t.throws(() => informer(new Subject<E>(), { resyncMs: -1 }), { instanceOf: TypeError, message: /periodMs/ });
 });
+
+// The README's "Testing your own pipelines" snippet, verbatim.
+test('my controller sees the add', (t) =>
+  runMarbles(t, ({ cold, expectObservable }) => {
+    const source = marbleSource(cold, '-L--a-', { L: listEvents([configMap('x')], '1'), a: added(configMap('y')) });
+    expectObservable(informer(source).changes$.pipe(map((c) => c.key))).toBe('-x--y-', { x: 'default/x', y: 'default/y' });
+  }));

@@ -1,0 +1,11 @@
+import { informer } from 'rx-informer';
+import { configMap, fakeListWatch } from 'rx-informer/testing';
+
+const api = fakeListWatch([configMap('a', { namespace: 'demo' }), configMap('b', { namespace: 'demo' })]);
+const configMaps = informer(api.events$);
+const subscription = configMaps.changes$.subscribe((change) => console.log(change.type, change.key));
+const synced = await configMaps.whenSynced();
+console.log(`synced: ${synced.size} objects at resourceVersion ${synced.resourceVersion}`);
+api.modify(configMap('a', { namespace: 'demo', data: { mode: 'fast' } }));
+api.delete('demo/b');
+setTimeout(() => (console.log([...configMaps.snapshot.keys()]), subscription.unsubscribe()), 10);

@@ -1,0 +1,27 @@
+import test from 'ava';
+import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+const root = new URL('../', import.meta.url);
+
+test('the README quick start is examples/quickStart.ts, and it runs as written', async (t) => {
+  const readme = await readFile(new URL('README.md', root), 'utf8');
+  const example = await readFile(new URL('examples/quickStart.ts', root), 'utf8');
+  const block = /<!-- quick-start:[^\n]*-->\n```ts\n([\s\S]*?)```/.exec(readme)?.[1];
+  t.is(block, example);
+  const { stdout } = await run(process.execPath, ['--import=tsx', 'examples/quickStart.ts'], { cwd: root, timeout: 30_000 });
+  t.deepEqual(stdout.trim().split('\n'), ['add demo/a', 'add demo/b', 'synced: 2 objects at resourceVersion 2', 'update demo/a', 'delete demo/b', "[ 'demo/a' ]"]);
+});
+
+test('the README keeps exactly two set-up commands, and they name scripts that exist', async (t) => {
+  const readme = await readFile(new URL('README.md', root), 'utf8');
+  const pkg = JSON.parse(await readFile(new URL('package.json', root), 'utf8')) as { scripts: Record<string, string> };
+  const setUp = /## Set up\n\n```sh\n([\s\S]*?)```/.exec(readme)?.[1]?.trim().split('\n') ?? [];
+  t.is(setUp.length, 2);
+  t.regex(setUp[0]!, /^npm install && npm start\b/);
+  t.regex(setUp[1]!, /^npm install && npm test\b/);
+  t.truthy(pkg.scripts.start);
+  t.truthy(pkg.scripts.test);
+});
