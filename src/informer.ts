@@ -1,4 +1,5 @@
 import {
+  asyncScheduler,
   concat,
   defer,
   distinctUntilChanged,
@@ -54,6 +55,17 @@ export interface ResourceEventHandler<T> {
   onDelete?(object: T | Tombstone<T>): void;
 }
 
+/** Options of {@link Informer.addHandler}. */
+export interface HandlerOptions {
+  /**
+   * How often this handler wants the periodic re-delivery of every cached object, in ms. Defaults
+   * to the informer's `resyncMs`; `0` means never. Periods under 1 s become 1 s, and periods under
+   * the informer's `resyncMs` are raised to it (R24). Sync updates (old and new with the same
+   * resourceVersion) reach a handler only when it is due (R23).
+   */
+  readonly resyncMs?: number;
+}
+
 /** A handler registered with {@link Informer.addHandler} threw; the informer and other handlers go on. */
 export class HandlerError extends Error {
   override readonly name = 'HandlerError';
@@ -88,11 +100,12 @@ export interface Informer<T extends KubeObject> {
   /** Resolves with the first synced snapshot; subscribes (and so connects) while it waits. */
   whenSynced(): Promise<Snapshot<T>>;
   /**
-   * Registers callbacks. A handler added while objects are cached first gets `onAdd(obj, true)` for
-   * each of them, then live notifications (R25). Throws are reported on `errors$`. Unsubscribe the
-   * returned subscription to remove it.
+   * Registers callbacks, delivered one at a time in order. A handler added while objects are cached
+   * first gets `onAdd(obj, true)` for each of them, then live notifications (R25). Sync updates are
+   * filtered by the handler's resync period (R23/R24). Throws are reported on `errors$`.
+   * Unsubscribe the returned subscription to remove it.
    */
-  addHandler(handler: ResourceEventHandler<T>): Subscription;
+  addHandler(handler: ResourceEventHandler<T>, options?: HandlerOptions): Subscription;
 }
 
 /**
@@ -192,21 +205,44 @@ export function informer<T extends KubeObject>(source$: Observable<RawEvent<T>>,
       return latest ?? empty;
     },
     whenSynced: () => firstValueFrom(snapshots$.pipe(filter((snapshot) => snapshot.synced))),
-    addHandler(handler) {
-      return defer(() => {
-        const cached = latest;
-        const replay: Notification<T>[] = [];
-        cached?.forEach((object, key) => void replay.push({ type: 'add', key, object, isInInitialList: true }));
-        return concat(from(replay), changes$);
-      }).subscribe((notification) => {
+    addHandler(handler, handlerOptions = {}) {
+      const period = handlerResyncPeriod(handlerOptions.resyncMs ?? resyncMs, resyncMs);
+      const clock = scheduler ?? asyncScheduler;
+      let nextResync = clock.now() + period;
+      // Every handler starts flagged "syncing"; each resync tick re-flags it by whether it is due.
+      let syncing = true;
+      const deliver = (notification: Notification<T>): void => {
+        if (notification.type === 'update' && notification.sync && !syncing) return;
         try {
           dispatch(handler, notification);
         } catch (cause) {
           errors.next(new HandlerError(notification, { cause }));
         }
-      });
+      };
+      return defer(() => {
+        const replay: Notification<T>[] = [];
+        latest?.forEach((object, key) => void replay.push({ type: 'add', key, object, isInInitialList: true }));
+        return concat(from(replay), updates$.pipe(mergeMap(flagged)));
+      }).subscribe(deliver);
+
+      function flagged(update: StoreUpdate<T>): readonly Notification<T>[] {
+        if (update.resync) {
+          const now = clock.now();
+          syncing = period > 0 && now >= nextResync;
+          if (syncing) nextResync = now + period;
+        }
+        return update.changes;
+      }
     },
   };
+}
+
+/** R24: sub-second periods become 1 s; with no informer resync there is none; else at least the check period. */
+function handlerResyncPeriod(requested: number, check: number): number {
+  if (!(requested >= 0)) throw new TypeError(`[informer] handler resyncMs must be >= 0, got ${String(requested)}`);
+  const period = requested > 0 && requested < 1000 ? 1000 : requested;
+  if (period === 0 || check === 0 || !Number.isFinite(check)) return 0;
+  return Math.max(period, check);
 }
 
 function dispatch<T>(handler: ResourceEventHandler<T>, notification: Notification<T>): void {

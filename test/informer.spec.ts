@@ -1,5 +1,5 @@
 import test from 'ava';
-import { from, map, mergeMap, of, Subject, tap } from 'rxjs';
+import { from, map, mergeMap, of, Subject, tap, timer } from 'rxjs';
 import { informer } from '../src/informer.js';
 import type { RawEvent } from '../src/sources/rawEvent.js';
 import type { KubeObject } from '../src/store/kubeObject.js';
@@ -100,3 +100,42 @@ test('my controller sees the add', (t) =>
     const source = marbleSource(cold, '-L--a-', { L: listEvents([configMap('x')], '1'), a: added(configMap('y')) });
     expectObservable(informer(source).changes$.pipe(map((c) => c.key))).toBe('-x--y-', { x: 'default/x', y: 'default/y' });
   }));
+
+test('R23/R24: sync updates reach each handler only when its own resync period is due', (t) => {
+  const log: string[] = [];
+  runMarbles(t, ({ cold, expectObservable }) => {
+    const raw = marbleSource<E>(cold, '-L', { L: listEvents([cm('a', '1')], '1') });
+    const inf = informer(raw, { resyncMs: 1000 });
+    const record = (name: string) => ({
+      onAdd: () => log.push(`${name} add`),
+      onUpdate: (o: KubeObject, n: KubeObject) => log.push(`${name} ${o === n ? 'sync' : 'update'}`),
+    });
+    const subs = [
+      inf.addHandler(record('default')),
+      inf.addHandler(record('slow'), { resyncMs: 3000 }),
+      inf.addHandler(record('never'), { resyncMs: 0 }),
+      inf.addHandler(record('fast'), { resyncMs: 10 }),
+    ];
+    // Run for 6.5 s of virtual time, then remove the handlers (which stops the timer).
+    timer(6500).subscribe(() => subs.forEach((s) => s.unsubscribe()));
+    expectObservable(inf.synced$, '^ 6500ms !').toBe('ft', { f: false, t: true });
+  });
+  const count = (prefix: string) => log.filter((line) => line.startsWith(prefix)).length;
+  t.is(count('default sync'), 6, 'every 1 s');
+  t.is(count('slow sync'), 2, 'at 3 s and 6 s');
+  t.is(count('never sync'), 0);
+  t.is(count('fast sync'), 6, '10 ms is raised to the 1 s check period');
+  t.is(count('default add') + count('slow add') + count('never add') + count('fast add'), 4);
+});
+
+test('R23: without a resync timer every handler gets the sync updates of a relist', (t) => {
+  const log: string[] = [];
+  runMarbles(t, ({ cold, expectObservable }) => {
+    const raw = marbleSource<E>(cold, '-L-R', { L: listEvents([cm('a', '1')], '1'), R: listEvents([cm('a', '1')], '2') });
+    const inf = informer(raw);
+    inf.addHandler({ onUpdate: (o, n) => log.push(`one ${o.metadata?.resourceVersion}->${n.metadata?.resourceVersion}`) });
+    inf.addHandler({ onUpdate: (o, n) => log.push(`two ${o.metadata?.resourceVersion}->${n.metadata?.resourceVersion}`) }, { resyncMs: 5000 });
+    expectObservable(inf.synced$, '^---!').toBe('ft', { f: false, t: true });
+  });
+  t.deepEqual(log, ['one 1->1', 'two 1->1']);
+});

@@ -20,6 +20,7 @@ import type { Delta, DeltaBatch } from '../store/delta.js';
  *   them; here the `Sync` batch is applied before anything still buffered upstream).
  * - The store applies a `Sync` of an unchanged object without changing the snapshot and notifies
  *   `update(obj, obj)` with `sync: true`.
+ * - Resync batches carry `resync: true`, so consumers can tell a timer's syncs from a relist's.
  * - A period of `0` or `Infinity` returns the source itself.
  *
  * ## Example
@@ -56,7 +57,7 @@ export function resync<T>(periodMs: number, scheduler: SchedulerLike = asyncSche
         if (known.size === 0) return;
         const deltas = new Map<string, readonly Delta<T>[]>();
         for (const [key, object] of known) deltas.set(key, [{ type: 'Sync', key, object }]);
-        subscriber.next({ deltas });
+        subscriber.next({ deltas, resync: true });
       };
 
       const timer = interval(periodMs, scheduler).subscribe(tick);

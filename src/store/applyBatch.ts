@@ -15,6 +15,8 @@ export interface StoreUpdate<T extends KubeObject = KubeObject> {
   readonly changes: readonly Notification<T>[];
   /** Index functions that failed while applying the batch (the store kept working). */
   readonly errors: readonly IndexFuncError[];
+  /** Set when the batch came from a resync timer (its updates are the periodic re-deliveries). */
+  readonly resync?: true;
 }
 
 const NO_ERRORS: readonly IndexFuncError[] = Object.freeze([]);
@@ -80,6 +82,7 @@ export function applyBatch<T extends KubeObject>(snapshot: Snapshot<T>, batch: D
     snapshot: next as unknown as Snapshot<T>,
     changes: Object.freeze(changes),
     errors: errors.length ? Object.freeze(errors) : NO_ERRORS,
+    ...(batch.resync ? { resync: true as const } : {}),
   });
 }
 

@@ -66,12 +66,13 @@ export type DeltaEvent<T> = Delta<T> | CollectionMarker;
  * `deltas` iterates keys in first-arrival order (a key keeps its position until the batch is
  * emitted) and each key's deltas oldest first. `resourceVersion` is the collection's version after
  * the last event of the batch in arrival order; `listed` is set when the batch holds a complete
- * (re)list.
+ * (re)list; `resync` is set on the batches a resync timer emits.
  */
 export interface DeltaBatch<T> {
   readonly deltas: ReadonlyMap<string, readonly Delta<T>[]>;
   readonly resourceVersion?: string;
   readonly listed?: boolean;
+  readonly resync?: boolean;
 }
 
 /** Whether a delta-stream event is a {@link CollectionMarker} rather than a {@link Delta}. */

@@ -9,7 +9,7 @@ const a2 = configMap('a', { resourceVersion: '3' });
 const b1 = configMap('b', { resourceVersion: '2' });
 const d = (type: Delta<object>['type'], key: string, object: object): Delta<object> => ({ type, key, object }) as Delta<object>;
 const batch = (entries: [string, Delta<object>[]][], extra: Partial<DeltaBatch<object>> = {}): DeltaBatch<object> => ({ deltas: new Map(entries), ...extra });
-const sync = (...entries: [string, object][]): DeltaBatch<object> => batch(entries.map(([key, object]) => [key, [d('Sync', key, object)]]));
+const sync = (...entries: [string, object][]): DeltaBatch<object> => batch(entries.map(([key, object]) => [key, [d('Sync', key, object)]]), { resync: true });
 
 test('0 and Infinity return the source itself', (t) =>
   runMarbles(t, ({ cold }) => {
