@@ -105,3 +105,29 @@ test('a notification is delivered after the snapshot containing it is current', 
   t.deepEqual(seen, [true, true, true, true]);
   sub.unsubscribe();
 });
+
+test.serial('a subscriber that throws does not hurt the others: RxJS reports its error and the stream goes on', async (t) => {
+  const { config } = await import('rxjs');
+  const reported: unknown[] = [];
+  const previous = config.onUnhandledError;
+  config.onUnhandledError = (error) => reported.push(error);
+  try {
+    const api = fakeListWatch([cm('a', '0')]);
+    const inf = informer(api.events$);
+    const good: string[] = [];
+    const bad = inf.changes$.subscribe(() => {
+      throw new Error('subscriber bug');
+    });
+    const fine = inf.changes$.subscribe((c) => good.push(`${c.type} ${c.key}`));
+    await inf.whenSynced();
+    api.add(cm('b', '0'));
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    t.deepEqual(good, ['add ns/a', 'add ns/b']);
+    t.is(reported.length, 2);
+    t.is((reported[0] as Error).message, 'subscriber bug');
+    bad.unsubscribe();
+    fine.unsubscribe();
+  } finally {
+    config.onUnhandledError = previous;
+  }
+});
