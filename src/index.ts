@@ -1,5 +1,5 @@
 /* Informer */
-export type { Informer, InformerOptions, InformerError, ResourceEventHandler } from './informer.js';
+export type { Informer, InformerOptions, InformerError, ResourceEventHandler, HandlerOptions } from './informer.js';
 export { informer, HandlerError } from './informer.js';
 
 /* Operators */
@@ -11,6 +11,14 @@ export { dedupDeltas } from './operators/dedupDeltas.js';
 export { resync } from './operators/resync.js';
 export type { IndexReducerConfig } from './operators/indexReducer.js';
 export { indexReducer } from './operators/indexReducer.js';
+
+/* Controllers */
+export type { ReconcileConfig, ReconcileContext, ReconcileHandler, ReconcileOutcome, ReconcileResult } from './operators/reconcile.js';
+export { reconcile } from './operators/reconcile.js';
+export type { PredicateFilterConfig } from './operators/predicateFilter.js';
+export { predicateFilter } from './operators/predicateFilter.js';
+export type { Predicate } from './store/predicates.js';
+export { predicates } from './store/predicates.js';
 
 /* Store */
 export type { Snapshot, ListOptions } from './store/snapshot.js';
