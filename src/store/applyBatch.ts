@@ -1,4 +1,5 @@
-import { castDraft, freeze, produce } from 'immer';
+import { castDraft, produce } from 'immer';
+import { deepFreeze } from '../internal/deepFreeze.js';
 import { editTrie, emptyTrie, type HashTrie, type TrieEditor } from '../internal/hashTrie.js';
 import type { Delta, DeltaBatch } from './delta.js';
 import { IndexFuncError, type IndexFunc, type Indexers } from './indexFunc.js';
@@ -54,10 +55,10 @@ export function applyBatch<T extends KubeObject>(snapshot: Snapshot<T>, batch: D
     if (delta.type === 'Deleted') {
       const old = items.delete(key);
       if (old !== undefined) for (const index of indexes) index.update(key, old, undefined, errors);
-      changes.push(Object.freeze({ type: 'delete', key, object: freeze(delta.object, true) }));
+      changes.push(Object.freeze({ type: 'delete', key, object: deepFreeze(delta.object) }));
       return;
     }
-    const object = freeze(delta.object, true);
+    const object = deepFreeze(delta.object);
     const old = items.set(key, object);
     if (old === undefined) {
       for (const index of indexes) index.update(key, undefined, object, errors);
