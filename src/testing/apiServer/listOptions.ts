@@ -1,0 +1,92 @@
+import { parseFieldSelector, type FieldMatcher } from './fieldSelector.js';
+import { KubeApiError } from './kubeApiError.js';
+import { badRequest, kubeStatus } from './kubeStatus.js';
+import { parseLabelSelector, SelectorSyntaxError, type SelectorMatcher } from './labelSelector.js';
+import type { Collection } from './objectStore.js';
+
+/** The query of a LIST or WATCH, parsed and validated as the real server does. @internal */
+export interface ListOptions {
+  readonly watch: boolean;
+  readonly resourceVersion: string | undefined;
+  readonly resourceVersionMatch: 'Exact' | 'NotOlderThan' | undefined;
+  readonly limit: number | undefined;
+  readonly continueToken: string | undefined;
+  readonly labels: SelectorMatcher;
+  readonly fields: FieldMatcher;
+  readonly hasSelector: boolean;
+  readonly allowWatchBookmarks: boolean;
+  readonly sendInitialEvents: boolean;
+  readonly timeoutSeconds: number | undefined;
+}
+
+/**
+ * Parses `query` for `collection`.
+ *
+ * @throws {KubeApiError} 400 for malformed values or selectors, 422 for combinations the real
+ *   server forbids (e.g. `sendInitialEvents` without `resourceVersionMatch=NotOlderThan`).
+ */
+export function parseListOptions(query: URLSearchParams, collection: Collection, nameFromPath?: string): ListOptions {
+  const watchParam = query.get('watch');
+  const watch = watchParam === 'true' || watchParam === '1';
+  const rv = query.get('resourceVersion') ?? undefined;
+  const matchParam = query.get('resourceVersionMatch') || undefined;
+  if (matchParam !== undefined && matchParam !== 'Exact' && matchParam !== 'NotOlderThan') {
+    throw invalid(`resourceVersionMatch: Unsupported value: "${matchParam}": supported values: "Exact", "NotOlderThan"`);
+  }
+  if (rv !== undefined && rv !== "" && !/^\d+$/.test(rv)) throw new KubeApiError(badRequest(`invalid resource version: ${rv}`));
+  const limit = parseInteger(query.get('limit'), 'limit');
+  const timeoutSeconds = parseInteger(query.get('timeoutSeconds'), 'timeoutSeconds');
+  const continueToken = query.get('continue') || undefined;
+  const sendInitialEvents = query.get('sendInitialEvents') === 'true';
+  const allowWatchBookmarks = query.get('allowWatchBookmarks') === 'true';
+  if (matchParam !== undefined && (rv === undefined || rv === '')) {
+    throw invalid(`resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided`);
+  }
+  if (matchParam === 'Exact' && rv === '0') throw invalid(`resourceVersionMatch: Forbidden: resourceVersionMatch "exact" is forbidden for resourceVersion "0"`);
+  if (continueToken !== undefined && rv !== undefined && rv !== '' && rv !== '0') {
+    throw new KubeApiError(badRequest('specifying resource version is not allowed when using continue'));
+  }
+  if (watch && matchParam !== undefined && !sendInitialEvents) {
+    throw invalid(`resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided`);
+  }
+  if (sendInitialEvents) {
+    if (!watch) throw invalid('sendInitialEvents: Forbidden: sendInitialEvents is forbidden for list');
+    if (matchParam !== 'NotOlderThan') throw invalid(`resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan`);
+    if (!allowWatchBookmarks) throw invalid('allowWatchBookmarks: Required value: sendInitialEvents requires setting allowWatchBookmarks to true');
+  }
+  let labels: SelectorMatcher;
+  let fields: FieldMatcher;
+  const labelSelector = query.get('labelSelector') ?? '';
+  let fieldSelector = query.get('fieldSelector') ?? '';
+  if (nameFromPath !== undefined) fieldSelector = fieldSelector ? `${fieldSelector},metadata.name=${nameFromPath}` : `metadata.name=${nameFromPath}`;
+  try {
+    labels = parseLabelSelector(labelSelector);
+    fields = parseFieldSelector(fieldSelector, collection.selectableFields);
+  } catch (error) {
+    if (error instanceof SelectorSyntaxError) throw new KubeApiError(badRequest(error.message));
+    throw error;
+  }
+  return {
+    watch,
+    resourceVersion: rv,
+    resourceVersionMatch: matchParam,
+    limit: limit !== undefined && limit > 0 ? limit : undefined,
+    continueToken,
+    labels,
+    fields,
+    hasSelector: labelSelector.trim() !== '' || fieldSelector.trim() !== '',
+    allowWatchBookmarks,
+    sendInitialEvents,
+    timeoutSeconds,
+  };
+}
+
+function parseInteger(value: string | null, name: string): number | undefined {
+  if (value === null || value === '') return undefined;
+  if (!/^-?\d+$/.test(value)) throw new KubeApiError(badRequest(`invalid value for ${name}: "${value}": must be an integer`));
+  return Number.parseInt(value, 10);
+}
+
+function invalid(message: string): KubeApiError {
+  return new KubeApiError(kubeStatus(422, 'Invalid', `ListOptions.meta.k8s.io "" is invalid: ${message}`, { kind: 'ListOptions', group: 'meta.k8s.io' }));
+}
