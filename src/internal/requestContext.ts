@@ -14,7 +14,7 @@ export interface RequestContext {
 
 export function createRequestContext(kubeConfig: KubeConfig): RequestContext {
   let cached: Promise<RequestOptions> | undefined;
-  return {
+  const context: RequestContext = {
     server() {
       const cluster = kubeConfig.getCurrentCluster();
       if (!cluster) throw new TypeError('[informer] the KubeConfig has no current cluster');
@@ -23,7 +23,19 @@ export function createRequestContext(kubeConfig: KubeConfig): RequestContext {
     options() {
       if (!cached) {
         const options: RequestOptions = {};
-        const pending = kubeConfig.applyToHTTPSOptions(options).then(() => options);
+        const pending = kubeConfig.applyToHTTPSOptions(options).then(
+          () => options,
+          (error: unknown) => {
+            // client-node refuses plain http unless skipTLSVerify is set; kubectl does not. Allow it
+            // for loopback servers only (test servers, `kubectl proxy`): the options (headers) are
+            // already filled in when it throws while creating the agent.
+            if (isLoopbackHttp(context.server()) && /HTTP protocol is not allowed/.test(String((error as Error)?.message))) {
+              delete options.agent;
+              return options;
+            }
+            throw error;
+          },
+        );
         pending.catch(() => {
           if (cached === pending) cached = undefined;
         });
@@ -35,4 +47,9 @@ export function createRequestContext(kubeConfig: KubeConfig): RequestContext {
       cached = undefined;
     },
   };
+  return context;
+}
+
+function isLoopbackHttp(server: URL): boolean {
+  return server.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]', '::1'].includes(server.hostname);
 }
