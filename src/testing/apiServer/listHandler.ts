@@ -4,6 +4,7 @@ import { continueTooOldMessage, kubeStatus, tooLargeResourceVersion, tooOldResou
 import type { ListOptions } from './listOptions.js';
 import type { Collection } from './objectStore.js';
 import type { ServerContext } from './serverContext.js';
+import { tableOf } from './table.js';
 import { itemJsonOf, metadataJsonOf, type StoredObject } from './storedObject.js';
 
 /** A serialised list response. @internal */
@@ -16,10 +17,19 @@ export interface ListResult {
  * Serves a LIST: items in key order (`namespace/name`), paginated with `limit`/`continue`, at the
  * resourceVersion the request asks for, filtered by selectors. Items have no kind/apiVersion.
  *
+ * `tableIncludeObject` (when not undefined) asks for a Table as `kubectl get` does.
+ *
  * @throws {KubeApiError} 410 for a compacted exact RV or continue token, 504 for an RV from the future.
  * @internal
  */
-export function serveList(ctx: ServerContext, collection: Collection, namespace: string | undefined, options: ListOptions, metadataOnly: boolean): ListResult {
+export function serveList(
+  ctx: ServerContext,
+  collection: Collection,
+  namespace: string | undefined,
+  options: ListOptions,
+  metadataOnly: boolean,
+  tableIncludeObject?: string | null,
+): ListResult {
   const { store } = ctx;
   let listRV = store.currentRV;
   let start: string | undefined;
@@ -58,6 +68,9 @@ export function serveList(ctx: ServerContext, collection: Collection, namespace:
   if (more && lastKey !== undefined) {
     meta['continue'] = encodeContinue(listRV, lastKey);
     if (!options.hasSelector) meta['remainingItemCount'] = remaining(ctx, collection, namespace, listRV, lastKey);
+  }
+  if (tableIncludeObject !== undefined) {
+    return { body: JSON.stringify(tableOf(items, String(listRV), meta['continue'] as string | undefined, tableIncludeObject, true)), itemCount: items.length };
   }
   const kind = metadataOnly ? 'PartialObjectMetadataList' : `${collection.resource.kind}List`;
   const apiVersion = metadataOnly ? 'meta.k8s.io/v1' : collection.apiVersion;

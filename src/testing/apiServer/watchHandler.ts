@@ -6,6 +6,7 @@ import { tooLargeResourceVersion, tooOldResourceVersion, type KubeStatus } from 
 import type { Collection } from './objectStore.js';
 import { jsonOf, metadataJsonOf, type StoredObject } from './storedObject.js';
 import type { OpenWatch, ServerContext } from './serverContext.js';
+import { tableOf } from './table.js';
 
 
 /** Annotation on the bookmark that ends the initial events of a streaming list. */
@@ -20,15 +21,32 @@ export const initialEventsEndAnnotation = 'k8s.io/initial-events-end';
  *
  * @internal
  */
-export function serveWatch(ctx: ServerContext, res: ServerResponse, collection: Collection, namespace: string | undefined, options: ListOptions, metadataOnly: boolean): void {
+export function serveWatch(
+  ctx: ServerContext,
+  res: ServerResponse,
+  collection: Collection,
+  namespace: string | undefined,
+  options: ListOptions,
+  metadataOnly: boolean,
+  tableIncludeObject?: string,
+): void {
   const { store, timing } = ctx;
-  res.writeHead(200, { 'Content-Type': metadataOnly ? 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1' : 'application/json', 'Cache-Control': 'no-cache, private' });
+  const contentType =
+    tableIncludeObject !== undefined ? 'application/json;as=Table;g=meta.k8s.io;v=v1' : metadataOnly ? 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1' : 'application/json';
+  res.writeHead(200, { 'Content-Type': contentType, 'Cache-Control': 'no-cache, private' });
   res.flushHeaders();
   const writer = createLineWriter(res, () => ctx.splitBytes());
   const timers: NodeJS.Timeout[] = [];
   let finished = false;
 
-  const objectJson = (stored: StoredObject): string => (metadataOnly ? metadataJsonOf(stored) : jsonOf(stored));
+  let firstTable = true;
+  const objectJson = (stored: StoredObject): string => {
+    if (tableIncludeObject === undefined) return metadataOnly ? metadataJsonOf(stored) : jsonOf(stored);
+    // Like the real server, only the first Table of a watch carries the column definitions.
+    const table = tableOf([stored], String(stored.rv), undefined, tableIncludeObject, firstTable);
+    firstTable = false;
+    return JSON.stringify(table);
+  };
   const matches = (stored: StoredObject | undefined): boolean =>
     stored !== undefined &&
     (namespace === undefined || stored.namespace === namespace) &&
