@@ -16,6 +16,8 @@ export interface ListOptions {
   readonly hasSelector: boolean;
   readonly allowWatchBookmarks: boolean;
   readonly sendInitialEvents: boolean;
+  /** `sendInitialEvents=false` was given: a watch from "" / "0" then starts without the synthetic ADDED events. */
+  readonly initialEventsDeclined: boolean;
   readonly timeoutSeconds: number | undefined;
 }
 
@@ -33,26 +35,26 @@ export function parseListOptions(query: URLSearchParams, collection: Collection,
   if (matchParam !== undefined && matchParam !== 'Exact' && matchParam !== 'NotOlderThan') {
     throw invalid(`resourceVersionMatch: Unsupported value: "${matchParam}": supported values: "Exact", "NotOlderThan"`);
   }
-  if (rv !== undefined && rv !== "" && !/^\d+$/.test(rv)) throw new KubeApiError(badRequest(`invalid resource version: ${rv}`));
+  if (rv !== undefined && rv !== '' && !/^\d+$/.test(rv)) throw new KubeApiError(badRequest(`invalid resource version: ${rv}`));
   const limit = parseInteger(query.get('limit'), 'limit');
   const timeoutSeconds = parseInteger(query.get('timeoutSeconds'), 'timeoutSeconds');
   const continueToken = query.get('continue') || undefined;
   const sendInitialEvents = query.get('sendInitialEvents') === 'true';
   const allowWatchBookmarks = query.get('allowWatchBookmarks') === 'true';
-  if (matchParam !== undefined && (rv === undefined || rv === '')) {
-    throw invalid(`resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided`);
-  }
-  if (matchParam === 'Exact' && rv === '0') throw invalid(`resourceVersionMatch: Forbidden: resourceVersionMatch "exact" is forbidden for resourceVersion "0"`);
-  if (continueToken !== undefined && rv !== undefined && rv !== '' && rv !== '0') {
-    throw new KubeApiError(badRequest('specifying resource version is not allowed when using continue'));
-  }
-  if (watch && matchParam !== undefined && !sendInitialEvents) {
-    throw invalid(`resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided`);
-  }
-  if (sendInitialEvents) {
-    if (!watch) throw invalid('sendInitialEvents: Forbidden: sendInitialEvents is forbidden for list');
-    if (matchParam !== 'NotOlderThan') throw invalid(`resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan`);
-    if (!allowWatchBookmarks) throw invalid('allowWatchBookmarks: Required value: sendInitialEvents requires setting allowWatchBookmarks to true');
+  const initialEventsGiven = query.has('sendInitialEvents');
+  if (matchParam !== undefined && continueToken !== undefined) throw invalid('resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden when continue is provided');
+  if (!watch) {
+    // As apimachinery's ValidateListOptions.
+    if (matchParam !== undefined && (rv === undefined || rv === '')) throw invalid('resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided');
+    if (matchParam === 'Exact' && rv === '0') throw invalid('resourceVersionMatch: Forbidden: resourceVersionMatch "exact" is forbidden for resourceVersion "0"');
+    if (initialEventsGiven) throw invalid('sendInitialEvents: Forbidden: sendInitialEvents is forbidden for list');
+    if (continueToken !== undefined && rv !== undefined && rv !== '' && rv !== '0') throw new KubeApiError(badRequest('specifying resource version is not allowed when using continue'));
+  } else {
+    // As apimachinery's validateWatchOptions (WatchList enabled).
+    if (initialEventsGiven && matchParam !== 'NotOlderThan') throw invalid('resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan');
+    if (matchParam !== undefined && !initialEventsGiven) throw invalid('resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided');
+    if (matchParam === 'Exact') throw invalid('resourceVersionMatch: Unsupported value: "Exact": supported values: "NotOlderThan"');
+    if (sendInitialEvents && !allowWatchBookmarks) throw invalid('allowWatchBookmarks: Required value: sendInitialEvents requires setting allowWatchBookmarks to true');
   }
   let labels: SelectorMatcher;
   let fields: FieldMatcher;
@@ -77,6 +79,7 @@ export function parseListOptions(query: URLSearchParams, collection: Collection,
     hasSelector: labelSelector.trim() !== '' || fieldSelector.trim() !== '',
     allowWatchBookmarks,
     sendInitialEvents,
+    initialEventsDeclined: initialEventsGiven && !sendInitialEvents,
     timeoutSeconds,
   };
 }

@@ -125,7 +125,7 @@ export function serveWatch(
       return;
     }
     if (rv === undefined || rv === '' || rv === '0') {
-      sendCurrent();
+      if (!options.initialEventsDeclined) sendCurrent();
       goLive();
       return;
     }
