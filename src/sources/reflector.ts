@@ -350,7 +350,8 @@ export function reflector<T = KubeObject>(
           error instanceof WatchStalledError ||
           (error instanceof TransportError && opened && error.code !== 'ECONNREFUSED');
         const duration = now() - started;
-        const veryShort = duration < 1000 && events === 0;
+        // A stalled watch was cut by the watchdog, not by the server: never "very short".
+        const veryShort = duration < 1000 && events === 0 && !(error instanceof WatchStalledError);
         if (initial) {
           if (closed && !veryShort) {
             // R11: the stream stopped before the bookmark: a fresh attempt, fresh buffer.

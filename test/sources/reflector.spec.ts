@@ -467,6 +467,21 @@ test('idle watchdog: no byte for idleTimeout → abort and re-watch from the las
   t.is(lists(o.seen).length, 1);
 });
 
+test('idle watchdog: a stalled watch without events is not "very short" even under 1 s: re-watch, no relist', (t) => {
+  const o = scenario(
+    t,
+    (cold) => ({ lists: [cold('-(a|)', { a: page([], '10') })], watches: [cold('-o', { o: OPEN })] }),
+    300,
+    { idleTimeout: 100 },
+  );
+  t.deepEqual(watches(o.seen).map((s) => [s.at, s.request.resourceVersion]), [
+    [1, '10'],
+    [102, '10'],
+    [202, '10'],
+  ]);
+  t.is(lists(o.seen).length, 1);
+});
+
 test('idle watchdog also bounds a hanging LIST page: backoff and relist', (t) => {
   const o = scenario(t, (cold) => ({ lists: [cold<ListResponse<KubeObject>>('-'), cold('-(a|)', { a: page([], '1') })], watches: [] }), 2000, { idleTimeout: 100 });
   t.deepEqual(lists(o.seen).map((s) => s.at), [0, 900]);
