@@ -18,7 +18,10 @@ export interface RequestOptions {
 export function call(url: string, options: RequestOptions = {}): Promise<Reply> {
   return new Promise((resolve, reject) => {
     const body = options.body === undefined ? undefined : typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
-    const headers: Record<string, string> = { ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}), ...options.headers };
+    const headers: Record<string, string> = {
+      ...(body !== undefined ? { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)) } : {}),
+      ...options.headers,
+    };
     const req = httpRequest(url, { method: options.method ?? 'GET', headers, agent: false }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
