@@ -109,7 +109,11 @@ export function reflector<T = KubeObject>(
           next: (value) => {
             if (!live()) return;
             lastActivity = now();
-            guard(() => observer.next(value));
+            try {
+              observer.next(value); // no closure per event: this is the hot path
+            } catch (error) {
+              subscriber.error(error);
+            }
           },
           error: (error: unknown) => {
             if (!live()) return;
