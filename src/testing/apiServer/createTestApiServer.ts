@@ -127,7 +127,7 @@ export async function createTestApiServer(config: TestApiServerConfig = {}): Pro
   const stopListening = (): void => {
     listener?.close();
     listener = undefined;
-    for (const watch of [...openWatches]) watch.close();
+    // Like an apiserver going away: connections drop, open watches end without their last chunk.
     for (const socket of sockets) socket.destroy();
   };
   const port = await listen(config.port ?? 0);
