@@ -1,6 +1,7 @@
 import test from 'ava';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { KubeConfig } from '@kubernetes/client-node';
 import { KubeApiError } from '../../src/sources/kubeApiError.js';
 import { listWatch } from '../../src/sources/listWatch.js';
 import { createTestApiServer, type RequestLogEntry, type TestApiServer } from '../../src/testing/index.js';
@@ -128,6 +129,62 @@ test('compaction: a re-watch from a compacted RV gets the in-stream 410 → back
     t.true(run.statuses.some((s) => s.type === 'RELISTING' && s.reason === 'expired'));
     t.deepEqual(run.summary().slice(-3), ['LIST_START', 'PAGE1(a,b,c,x)', `DONE(${server.resourceVersion})`]);
   }));
+
+test('"too large resource version" (504) on LIST → immediate relist with RV ""', (t) =>
+  withServer(async (server) => {
+    server.failNext({ status: 504, verbs: ['list'], message: 'Too large resource version: 99, current: 1' });
+    const run = start(server, configmaps, { backoff: { initialDelay: 60_000 } });
+    await until(() => run.events.some((e) => e.type === 'LIST_DONE'), 'LIST_DONE', 2000);
+    run.subscription.unsubscribe();
+    t.deepEqual(lists(server).map((r) => [r.query['resourceVersion'], r.status]), [
+      ['0', 504],
+      [undefined, 200],
+    ]);
+    t.true(run.statuses.some((s) => s.type === 'RELISTING' && s.reason === 'tooLargeResourceVersion'));
+  }));
+
+test('R7 over HTTP: a watch closed cleanly after events → re-watch from the last RV, no relist, no backoff', (t) =>
+  withServer(async (server) => {
+    const run = start(server, configmaps);
+    await server.waitForWatches(1);
+    server.create('configmaps', cm('a'));
+    await until(() => run.events.some((e) => e.type === 'ADDED'), 'ADDED');
+    const rv = server.resourceVersion;
+    server.closeWatches();
+    await until(() => watches(server).length === 2 && server.openWatchCount === 1, 're-watch');
+    run.subscription.unsubscribe();
+    t.is(lists(server).length, 1);
+    t.is(watches(server)[1]?.query['resourceVersion'], rv);
+    t.false(run.statuses.some((s) => s.type === 'BACKING_OFF'));
+  }));
+
+test('R8 over HTTP: a very short watch (closed at once, no events) → VeryShortWatchError, backoff, relist', (t) =>
+  withServer(async (server) => {
+    const run = start(server, configmaps);
+    await server.waitForWatches(1);
+    server.closeWatches();
+    await until(() => lists(server).length === 2 && server.openWatchCount === 1, 'relist and watch');
+    run.subscription.unsubscribe();
+    t.true(run.errors().some((e) => e.name === 'VeryShortWatchError'));
+    t.true(run.statuses.some((s) => s.type === 'RELISTING' && s.reason === 'veryShortWatch'));
+  }));
+
+test('exec credentials from the KubeConfig are used (client-node authenticators)', (t) =>
+  withServer(async (server) => {
+    const plugin = fileURLToPath(new URL('./execCredential.fixture.mjs', import.meta.url));
+    const kubeConfig = new KubeConfig();
+    kubeConfig.loadFromOptions({
+      clusters: [{ name: 'c', server: server.url, skipTLSVerify: true }],
+      users: [{ name: 'u', exec: { apiVersion: 'client.authentication.k8s.io/v1', command: process.execPath, args: [plugin], interactiveMode: 'Never' } }],
+      contexts: [{ name: 'ctx', cluster: 'c', user: 'u' }],
+      currentContext: 'ctx',
+    });
+    const events: string[] = [];
+    const sub = listWatch(kubeConfig, configmaps).subscribe((e) => events.push(e.type));
+    await until(() => events.includes('LIST_DONE'), 'LIST_DONE');
+    sub.unsubscribe();
+    t.is(lists(server)[0]?.headers.authorization, 'Bearer from-exec-plugin');
+  }, { token: 'from-exec-plugin' }));
 
 test('five 429s on watch open → one LIST and six WATCHes, Retry-After honoured, no relist', (t) =>
   withServer(async (server) => {
