@@ -48,6 +48,14 @@ export function httpListerWatcher<T = KubeObject>(
     throw new TypeError(`[informer] maxLineBytes must be a positive integer, got ${maxLineBytes}`);
   }
   const context = createRequestContext(kubeConfig);
+  // R6: watch objects of another kind are dropped. Known up front for { apiVersion, kind } and
+  // metadata-only; otherwise learned from the list response.
+  let expectedKind: string | undefined = config.metadataOnly ? 'PartialObjectMetadata' : 'kind' in resource ? resource.kind : undefined;
+  const learnKind = (body: unknown): ListResponse<T> => {
+    const kind = (body as { kind?: unknown } | null)?.kind;
+    if (expectedKind === undefined && typeof kind === 'string' && kind.endsWith('List')) expectedKind = kind.slice(0, -4);
+    return toListResponse<T>(body);
+  };
   let resolved: ResolvedResource | undefined = resolveStatically(resource);
   const resolve = (): Observable<ResolvedResource> =>
     resolved
@@ -80,7 +88,7 @@ export function httpListerWatcher<T = KubeObject>(
             qs ? `${target.path}?${qs}` : target.path,
             config.metadataOnly ? acceptMetadataList : acceptJson,
             { verb: 'list', resource: target.name, namespace: target.namespace },
-            (response, subscriber) => readJson(response, subscriber, toListResponse<T>, 'list'),
+            (response, subscriber) => readJson(response, subscriber, learnKind, 'list'),
           );
         }),
       ),
@@ -100,7 +108,7 @@ export function httpListerWatcher<T = KubeObject>(
             `${target.path}?${query.toString()}`,
             config.metadataOnly ? acceptMetadata : acceptJson,
             where,
-            (response, subscriber) => readWatch(response, subscriber, maxLineBytes, where),
+            (response, subscriber) => readWatch(response, subscriber, maxLineBytes, where, expectedKind),
           );
         }),
       ),
@@ -140,6 +148,7 @@ function readWatch<T>(
   subscriber: Subscriber<WatchMessage<T>>,
   maxLineBytes: number,
   where: { verb: string; resource: string; namespace: string | undefined },
+  expectedKind: string | undefined,
 ): void {
   subscriber.next(OPEN);
   const reader = createLineReader(maxLineBytes, (line) => {
@@ -154,6 +163,8 @@ function readWatch<T>(
       throw new MalformedWatchLineError(line);
     }
     if (type === 'ADDED' || type === 'MODIFIED' || type === 'DELETED' || type === 'BOOKMARK') {
+      const kind = (event.object as { kind?: unknown }).kind;
+      if (expectedKind !== undefined && type !== 'BOOKMARK' && typeof kind === 'string' && kind !== expectedKind) return;
       subscriber.next(event as WatchMessage<T>);
     } else if (type === 'ERROR') {
       const status = event.object as KubeStatus;

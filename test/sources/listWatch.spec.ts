@@ -368,6 +368,19 @@ test('a malformed line → typed error on status, then relist (after backoff)', 
     t.true(run.statuses.some((s) => s.type === 'RELISTING' && s.reason === 'watchError'));
   }));
 
+test('R6: watch objects of another kind are dropped silently', (t) =>
+  withServer(async (server) => {
+    const run = start(server, configmaps);
+    await server.waitForWatches(1);
+    server.emitMalformedLine('{"type":"ADDED","object":{"kind":"Table","apiVersion":"meta.k8s.io/v1","metadata":{"name":"t","resourceVersion":"99"}}}\n');
+    server.create('configmaps', cm('a'));
+    await until(() => run.events.some((e) => e.type === 'ADDED'), 'ADDED');
+    run.subscription.unsubscribe();
+    t.deepEqual(run.events.flatMap((e) => (e.type === 'ADDED' ? [e.object.metadata?.name] : [])), ['a']);
+    t.deepEqual(run.errors(), []);
+    t.is(watches(server).length, 1);
+  }));
+
 test('a watch line over maxLineBytes → WatchLineTooLongError, relist (the list carries the object)', (t) =>
   withServer(async (server) => {
     const run = start(server, configmaps, { maxLineBytes: 300 });
