@@ -6,6 +6,7 @@ import { KubeApiError } from '../../src/sources/kubeApiError.js';
 import { listWatch } from '../../src/sources/listWatch.js';
 import { createTestApiServer, type RequestLogEntry, type TestApiServer } from '../../src/testing/index.js';
 import { start, until, sleep } from './httpHarness.js';
+import { startTlsProxy, tlsCert, tlsKey } from './tlsProxy.js';
 
 const configmaps = { version: 'v1', plural: 'configmaps' } as const;
 const cm = (name: string, namespace = 'default', labels?: Record<string, string>, data?: Record<string, string>) => ({
@@ -185,6 +186,47 @@ test('exec credentials from the KubeConfig are used (client-node authenticators)
     sub.unsubscribe();
     t.is(lists(server)[0]?.headers.authorization, 'Bearer from-exec-plugin');
   }, { token: 'from-exec-plugin' }));
+
+test('TLS from the KubeConfig: the CA is trusted, a client certificate is presented; a wrong CA is a reported error', (t) =>
+  withServer(async (server) => {
+    const proxy = await startTlsProxy(server.url, true);
+    try {
+      const kubeConfig = (user: Record<string, string>, caData: string): KubeConfig => {
+        const kc = new KubeConfig();
+        kc.loadFromOptions({
+          clusters: [{ name: 'c', server: proxy.url, caData, skipTLSVerify: false }],
+          users: [{ name: 'u', ...user }],
+          contexts: [{ name: 'ctx', cluster: 'c', user: 'u' }],
+          currentContext: 'ctx',
+        });
+        return kc;
+      };
+      const b64 = (b: Buffer): string => b.toString('base64');
+      const good = kubeConfig({ certData: b64(tlsCert), keyData: b64(tlsKey) }, b64(tlsCert));
+      const events: string[] = [];
+      const sub = listWatch(good, configmaps).subscribe((e) => events.push(e.type));
+      await until(() => events.includes('LIST_DONE'), 'LIST_DONE over TLS');
+      await server.waitForWatches(1);
+      sub.unsubscribe();
+      t.true(proxy.clientSubjects.length >= 2);
+      t.true(proxy.clientSubjects.every((cn) => cn === '127.0.0.1'));
+
+      const errors: Error[] = [];
+      // No CA: the self-signed server certificate is not trusted.
+      const bad = kubeConfig({ certData: b64(tlsCert), keyData: b64(tlsKey) }, '');
+      const badSub = listWatch(bad, configmaps, {
+        onStatus: (s) => {
+          if (s.type === 'ERROR') errors.push(s.error);
+        },
+      }).subscribe();
+      await until(() => errors.length > 0, 'a TLS error');
+      badSub.unsubscribe();
+      t.is(errors[0]?.name, 'TransportError');
+      t.regex(errors[0]!.message, /self[- ]signed|certificate/i);
+    } finally {
+      await proxy.close();
+    }
+  }));
 
 test('five 429s on watch open → one LIST and six WATCHes, Retry-After honoured, no relist', (t) =>
   withServer(async (server) => {
