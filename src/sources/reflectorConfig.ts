@@ -51,7 +51,15 @@ export interface ReflectorConfig<T> {
    * the backoff (RBAC may be fixed, a CRD may appear). `'permanent'`: they error the Observable.
    */
   readonly fatalErrors?: 'transient' | 'permanent';
-  /** Receives every {@link ListWatchStatus}. A throw errors the Observable. */
+  /**
+   * Receives every {@link ListWatchStatus}, synchronously, in order with the events. This is how
+   * errors are seen without the source dying. A throw errors the Observable. For a stream:
+   *
+   * ```ts
+   * const status$ = new Subject<ListWatchStatus>();
+   * const events$ = listWatch(kc, resource, { onStatus: (s) => status$.next(s) });
+   * ```
+   */
   readonly onStatus?: (status: ListWatchStatus) => void;
   /** Runs every timer (backoff, watchdog, very-short-watch clock). Default `asyncScheduler`. */
   readonly scheduler?: SchedulerLike;
