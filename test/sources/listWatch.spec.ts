@@ -242,6 +242,21 @@ test('five 429s on watch open → one LIST and six WATCHes, Retry-After honoured
     );
   }));
 
+test('an in-stream ERROR 429 event → backoff (Retry-After from the Status) and re-watch from the last RV, no relist', (t) =>
+  withServer(async (server) => {
+    const run = start(server, configmaps, { backoff: { initialDelay: 60_000 } });
+    await server.waitForWatches(1);
+    const rv = server.resourceVersion;
+    server.emitMalformedLine('{"type":"ERROR","object":{"kind":"Status","apiVersion":"v1","status":"Failure","message":"slow down","reason":"TooManyRequests","code":429,"details":{"retryAfterSeconds":0}}}\n');
+    await until(() => watches(server).length === 2 && server.openWatchCount === 1, 're-watch');
+    run.subscription.unsubscribe();
+    t.is(lists(server).length, 1);
+    t.is(watches(server)[1]?.query['resourceVersion'], rv);
+    const error = run.errors()[0];
+    t.true(error instanceof KubeApiError && error.code === 429 && error.verb === 'watch');
+    t.true(run.statuses.some((s) => s.type === 'BACKING_OFF' && s.next === 'rewatch' && s.delay === 0));
+  }));
+
 test('Retry-After: 1 s on a 429 delays the next watch by one second', (t) =>
   withServer(async (server) => {
     server.failNext({ status: 429, verbs: ['watch'], count: 1, retryAfterSeconds: 1 });
