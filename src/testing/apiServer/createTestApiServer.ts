@@ -44,9 +44,14 @@ export async function createTestApiServer(config: TestApiServerConfig = {}): Pro
   for (const resource of [...builtinResources, ...(config.resources ?? [])]) store.addCollection(resource);
   const openWatches = new Set<OpenWatch>();
   let splitBytes: number | undefined;
+  const requestWaiters = new Set<() => void>();
+  const notify = (): void => {
+    for (const waiter of [...requestWaiters]) waiter();
+  };
   const ctx: ServerContext = {
     store,
     openWatches,
+    watchesChanged: notify,
     splitBytes: () => splitBytes,
     ignoreLimitForResourceVersionZero: config.ignoreLimitForResourceVersionZero ?? false,
     timing: {
@@ -58,10 +63,6 @@ export async function createTestApiServer(config: TestApiServerConfig = {}): Pro
   };
   const faults: FaultState = { token: config.token, userName: config.userName ?? 'test-user', failures: [], delays: [], forbids: [] };
   const requests: MutableRequestLogEntry[] = [];
-  const requestWaiters = new Set<() => void>();
-  const notify = (): void => {
-    for (const waiter of [...requestWaiters]) waiter();
-  };
   let nextId = 1;
 
   const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
@@ -136,7 +137,8 @@ export async function createTestApiServer(config: TestApiServerConfig = {}): Pro
   const kubeConfig = new KubeConfig();
   const loadKubeConfig = (token: string | undefined): void => {
     kubeConfig.loadFromOptions({
-      clusters: [{ name: 'rx-informer-test', server: url, skipTLSVerify: false }],
+      // client-node 2.x refuses plain http:// unless skipTLSVerify is set; kubectl accepts it too.
+      clusters: [{ name: 'rx-informer-test', server: url, skipTLSVerify: true }],
       users: [token === undefined ? { name: 'rx-informer-test' } : { name: 'rx-informer-test', token }],
       contexts: [{ name: 'rx-informer-test', cluster: 'rx-informer-test', user: 'rx-informer-test', namespace: config.namespace ?? 'default' }],
       currentContext: 'rx-informer-test',

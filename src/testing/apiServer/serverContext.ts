@@ -24,6 +24,8 @@ export interface ServerContext {
   readonly store: ObjectStore;
   readonly timing: WatchTiming;
   readonly openWatches: Set<OpenWatch>;
+  /** Called whenever a watch opens or closes (wakes `waitForWatches`). */
+  watchesChanged(): void;
   /** Byte size of watch chunks while the split-lines fault is on. */
   splitBytes(): number | undefined;
   /** Whether a list with `resourceVersion=0` ignores `limit` (the old watch-cache behaviour). */

@@ -78,6 +78,7 @@ export function serveWatch(
     for (const timer of timers) clearTimeout(timer);
     collection.listeners.delete(onChange);
     ctx.openWatches.delete(handle);
+    ctx.watchesChanged();
   };
   const handle: OpenWatch = {
     collection: collection.id,
@@ -99,6 +100,7 @@ export function serveWatch(
     handle.close();
   };
   ctx.openWatches.add(handle);
+  ctx.watchesChanged();
   res.on('close', finish);
 
   const goLive = (): void => {
