@@ -173,6 +173,9 @@ test('bearer token: 401 without it, 200 with it, setToken rotates it', async (t)
       t.is((await call(`${server.url}/api/v1/configmaps`, { headers: { Authorization: 'Bearer next' } })).status, 200);
       t.deepEqual(server.requests.map((r) => r.injected), ['unauthorized', 'unauthorized', undefined, 'unauthorized', undefined]);
       t.regex(server.kubeConfigText(), /"token":"s3cret"/);
+      server.setToken('third', { updateKubeConfig: true });
+      t.is(server.kubeConfig.getCurrentUser()?.token, 'third');
+      t.regex(server.kubeConfigText(), /"token":"third"/);
     },
     { token: 's3cret' },
   );

@@ -21,6 +21,7 @@ test('POST creates (201) with server-owned metadata and a new global RV; duplica
     t.is(created.json.metadata.namespace, 'a');
     t.is(created.json.metadata.resourceVersion, String(before + 1));
     t.is(created.json.metadata.generation, 1);
+    t.not(created.json.metadata.uid, 'mine', 'the server owns uid');
     t.is(typeof created.json.metadata.resourceVersion, 'string');
     t.is(server.resourceVersion, String(before + 1));
     const again = await call(`${server.url}/api/v1/namespaces/a/configmaps`, { method: 'POST', body: { metadata: { name: 'one' } } });

@@ -251,8 +251,9 @@ export async function createTestApiServer(config: TestApiServerConfig = {}): Pro
       faults.forbids = [];
       splitBytes = undefined;
     },
-    setToken(token) {
+    setToken(token, options) {
       faults.token = token;
+      if (options?.updateKubeConfig) loadKubeConfig(token);
     },
     async refuseConnections(ms) {
       stopListening();

@@ -215,7 +215,8 @@ function stamp(collection: Collection, key: string, object: JsonObject, rv: numb
   const stampedMeta = {
     ...meta,
     ...(namespace !== undefined ? { namespace } : {}),
-    uid: before?.uid ?? (typeof metadata.uid === 'string' && previous === undefined && metadata.uid !== '' ? metadata.uid : randomUUID()),
+    // Like the real server: uid and creationTimestamp are the server's, whatever the client sent.
+    uid: before?.uid ?? randomUUID(),
     resourceVersion: String(rv),
     generation,
     creationTimestamp: (before?.['creationTimestamp'] as string | undefined) ?? timestamp(),

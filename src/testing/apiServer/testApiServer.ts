@@ -119,8 +119,12 @@ export interface TestApiServer {
   forbid(rule: ForbidRule): void;
   /** Removes every failure, delay and forbid rule, and the split-lines fault. */
   clearFaults(): void;
-  /** Changes the required bearer token (undefined: none required). */
-  setToken(token: string | undefined): void;
+  /**
+   * Changes the bearer token the server requires (undefined: none). With `updateKubeConfig`, the
+   * {@link kubeConfig} (and {@link kubeConfigText}) carry the new token too; otherwise clients keep
+   * sending the old one and get 401, which is how credential reload is tested.
+   */
+  setToken(token: string | undefined, options?: { readonly updateKubeConfig?: boolean }): void;
   /** Stops listening (new connections are refused) and drops open connections, for `ms`, then listens again on the same port. */
   refuseConnections(ms: number): Promise<void>;
 }
