@@ -156,10 +156,11 @@ export async function createTestApiServer(config: TestApiServerConfig = {}): Pro
     new Promise((resolve, reject) => {
       if (check()) return resolve();
       const waiter = (): void => {
-        if (!check()) return;
+        if (!closed && !check()) return;
         requestWaiters.delete(waiter);
         clearTimeout(timer);
-        resolve();
+        if (closed) reject(new Error(`[informer] test API server: closed while waiting for ${what}`));
+        else resolve();
       };
       const timer = setTimeout(() => {
         requestWaiters.delete(waiter);
@@ -187,7 +188,7 @@ export async function createTestApiServer(config: TestApiServerConfig = {}): Pro
       if (closed) return;
       closed = true;
       stopListening();
-      for (const waiter of [...requestWaiters]) requestWaiters.delete(waiter);
+      notify();
       http.close();
     },
     addResource: (resource: ResourceType) => void store.addCollection(resource),

@@ -5,6 +5,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
  * Writes watch lines to a chunked response. Lines sent in the same turn of the event loop go out
  * as one chunk; when `splitBytes()` returns a size, the data goes out in pieces of that many bytes,
  * one chunk per piece and one event-loop turn apart, so clients see lines split across chunks.
+ * A client that leaves more than 64 MiB unread has its watch ended.
  *
  * @internal
  */
@@ -15,6 +16,8 @@ export interface LineWriter {
   /** Sends what is queued plus `fragment` (e.g. half a line), then destroys the socket. */
   breakOff(fragment: string, reset: boolean): void;
 }
+
+const maxBufferedBytes = 64 * 1024 * 1024;
 
 /** Creates a {@link LineWriter} over `res`. @internal */
 export function createLineWriter(res: ServerResponse, splitBytes: () => number | undefined): LineWriter {
@@ -30,6 +33,12 @@ export function createLineWriter(res: ServerResponse, splitBytes: () => number |
   };
   const write = (data: string): void => {
     if (data === '' || closed || res.destroyed) return;
+    if (res.writableLength > maxBufferedBytes) {
+      // A client this far behind is cut off, as the real server terminates unresponsive watchers.
+      closed = true;
+      void chain.then(() => res.end());
+      return;
+    }
     const size = splitBytes();
     if (size === undefined || size <= 0) {
       chain = chain.then(() => {

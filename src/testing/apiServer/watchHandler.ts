@@ -106,7 +106,8 @@ export function serveWatch(
   const goLive = (): void => {
     if (finished) return;
     collection.listeners.add(onChange);
-    const timeoutMs = (options.timeoutSeconds ?? timing.defaultWatchTimeoutSeconds) * 1000;
+    // timeoutSeconds=0 (or absent) means the server's default, as in the real server.
+    const timeoutMs = (options.timeoutSeconds || timing.defaultWatchTimeoutSeconds) * 1000;
     timers.push(setTimeout(() => handle.close(), timeoutMs));
     if (options.allowWatchBookmarks) {
       timers.push(setInterval(bookmark, timing.bookmarkIntervalMs));
