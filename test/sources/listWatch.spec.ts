@@ -395,6 +395,9 @@ test('streaming list: a WATCH with sendInitialEvents, emitted as LIST_START/LIST
     server.clearFaults();
     const stream = watches(server).findIndex(isStream);
     t.is(stream, watches(server).length - 1, 'the live event came on the streaming request itself');
+    t.is(lists(server).length, 0, 'no fallback to LIST');
+    t.is(watches(server)[0]?.status, 200);
+    t.deepEqual(run.summary().slice(0, 4), ['LIST_START', 'PAGE1(a,b)', 'PAGE2(c)', `DONE(${synced})`]);
     const fromLastStart = run.summary().slice(run.summary().lastIndexOf('LIST_START')).filter((s) => !s.startsWith('BOOKMARK'));
     t.deepEqual(fromLastStart, ['LIST_START', 'PAGE1(a,b)', 'PAGE2(c)', `DONE(${synced})`, `ADDED(d@${server.resourceVersion})`]);
   }));
