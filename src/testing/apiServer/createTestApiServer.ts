@@ -1,13 +1,13 @@
 import { KubeConfig } from '@kubernetes/client-node';
 import { writeFile } from 'node:fs/promises';
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { createServer as createNetServer, type Server as NetServer, type Socket } from 'node:net';
 import { handleRequest, sendStatus, type FaultState } from './handleRequest.js';
 import { KubeApiError } from './kubeApiError.js';
 import { kubeStatus } from './kubeStatus.js';
 import { createObject, deleteObject, getObject, patchObject, replaceObject } from './objectHandlers.js';
 import { createObjectStore, type Collection } from './objectStore.js';
-import type { MutableRequestLogEntry, RequestLogEntry } from './requestLogEntry.js';
+import { logEntryFor, type MutableRequestLogEntry, type RequestLogEntry } from './requestLogEntry.js';
+import { createRefusableListener } from './refusableListener.js';
 import { builtinResources, type ResourceType } from './resourceType.js';
 import type { OpenWatch, ServerContext } from './serverContext.js';
 import type { JsonObject } from './storedObject.js';
@@ -66,29 +66,7 @@ export async function createTestApiServer(config: TestApiServerConfig = {}): Pro
   let nextId = 1;
 
   const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    const h = req.headers;
-    const entry: MutableRequestLogEntry = {
-      id: nextId++,
-      method: req.method ?? 'GET',
-      path: url.pathname,
-      query: Object.fromEntries(url.searchParams),
-      verb: undefined,
-      resource: undefined,
-      namespace: undefined,
-      name: undefined,
-      headers: {
-        ...(h.accept !== undefined ? { accept: h.accept } : {}),
-        ...(h['content-type'] !== undefined ? { contentType: h['content-type'] } : {}),
-        ...(h.authorization !== undefined ? { authorization: h.authorization } : {}),
-        ...(h['user-agent'] !== undefined ? { userAgent: h['user-agent'] } : {}),
-      },
-      status: undefined,
-      injected: undefined,
-      startedAt: Date.now(),
-      respondedAt: undefined,
-      endedAt: undefined,
-    };
+    const entry = logEntryFor(nextId++, req.method, req.url, req.headers);
     requests.push(entry);
     const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
     (res as { writeHead: (...args: unknown[]) => ServerResponse }).writeHead = (...args: unknown[]) => {
@@ -108,30 +86,9 @@ export async function createTestApiServer(config: TestApiServerConfig = {}): Pro
   };
 
   const http = createHttpServer({ keepAliveTimeout: 5_000 }, onRequest);
-  const sockets = new Set<Socket>();
-  let listener: NetServer | undefined;
+  const listener = createRefusableListener(http);
   let closed = false;
-  const listen = (port: number): Promise<number> =>
-    new Promise((resolve, reject) => {
-      const server = createNetServer((socket) => {
-        sockets.add(socket);
-        socket.on('close', () => sockets.delete(socket));
-        http.emit('connection', socket);
-      });
-      server.once('error', reject);
-      server.listen(port, '127.0.0.1', () => {
-        server.off('error', reject);
-        listener = server;
-        resolve((server.address() as { port: number }).port);
-      });
-    });
-  const stopListening = (): void => {
-    listener?.close();
-    listener = undefined;
-    // Like an apiserver going away: connections drop, open watches end without their last chunk.
-    for (const socket of sockets) socket.destroy();
-  };
-  const port = await listen(config.port ?? 0);
+  const port = await listener.listen(config.port ?? 0);
   const url = `http://127.0.0.1:${port}`;
 
   const kubeConfig = new KubeConfig();
@@ -187,7 +144,7 @@ export async function createTestApiServer(config: TestApiServerConfig = {}): Pro
     async close() {
       if (closed) return;
       closed = true;
-      stopListening();
+      listener.stop();
       notify();
       http.close();
     },
@@ -257,9 +214,9 @@ export async function createTestApiServer(config: TestApiServerConfig = {}): Pro
       if (options?.updateKubeConfig) loadKubeConfig(token);
     },
     async refuseConnections(ms) {
-      stopListening();
+      listener.stop();
       await new Promise((resolve) => setTimeout(resolve, ms));
-      if (!closed) await listen(port);
+      if (!closed) await listener.listen(port);
     },
   };
   return server;

@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import type { Verb } from './route.js';
 
 /**
@@ -37,3 +38,29 @@ export interface RequestLogEntry {
 
 /** The mutable view the server fills in. @internal */
 export type MutableRequestLogEntry = { -readonly [K in keyof RequestLogEntry]: RequestLogEntry[K] };
+
+/** A fresh log entry for `req`, the `id`-th request. @internal */
+export function logEntryFor(id: number, method: string | undefined, rawUrl: string | undefined, headers: IncomingHttpHeaders): MutableRequestLogEntry {
+  const url = new URL(rawUrl ?? '/', 'http://localhost');
+  return {
+    id,
+    method: method ?? 'GET',
+    path: url.pathname,
+    query: Object.fromEntries(url.searchParams),
+    verb: undefined,
+    resource: undefined,
+    namespace: undefined,
+    name: undefined,
+    headers: {
+      ...(headers.accept !== undefined ? { accept: headers.accept } : {}),
+      ...(headers['content-type'] !== undefined ? { contentType: headers['content-type'] } : {}),
+      ...(headers.authorization !== undefined ? { authorization: headers.authorization } : {}),
+      ...(headers['user-agent'] !== undefined ? { userAgent: headers['user-agent'] } : {}),
+    },
+    status: undefined,
+    injected: undefined,
+    startedAt: Date.now(),
+    respondedAt: undefined,
+    endedAt: undefined,
+  };
+}
