@@ -1,4 +1,4 @@
-import { firstValueFrom } from 'rxjs';
+import { map, type Observable } from 'rxjs';
 import { KubeApiError } from '../sources/kubeApiError.js';
 import type { ListWatchResource } from '../sources/listWatchResource.js';
 import { builtinPlurals } from './builtinPlurals.js';
@@ -34,18 +34,19 @@ export function resolveStatically(resource: ListWatchResource): ResolvedResource
   return plural === undefined ? undefined : collectionPath(group, version, plural, resource.namespace);
 }
 
-/** Finds the plural of `kind` in the group version's discovery document (for CRDs). */
-export async function discover(context: RequestContext, resource: ListWatchResource & { apiVersion: string; kind: string }): Promise<ResolvedResource> {
+/** Finds the plural of `kind` in the group version's discovery document (for CRDs). Cold; unsubscribing aborts it. */
+export function discover(context: RequestContext, resource: ListWatchResource & { apiVersion: string; kind: string }): Observable<ResolvedResource> {
   const [group, version] = splitApiVersion(resource.apiVersion);
   const path = group === '' ? `/api/${version}` : `/apis/${group}/${version}`;
   const target = { verb: 'discover', resource: `${resource.kind} in ${resource.apiVersion}` };
-  const list = await firstValueFrom(
-    httpGet<unknown>(context, path, 'application/json', target, (response, subscriber) => readJson(response, subscriber)),
+  return httpGet<unknown>(context, path, 'application/json', target, (response, subscriber) => readJson(response, subscriber)).pipe(
+    map((list) => {
+      const resources = (list as { resources?: Array<{ name?: string; kind?: string }> } | null)?.resources ?? [];
+      const found = resources.find((r) => r.kind === resource.kind && typeof r.name === 'string' && !r.name.includes('/'));
+      if (!found?.name) {
+        throw new KubeApiError({ ...target, code: 404, status: { message: `the server has no resource of kind ${resource.kind} in ${resource.apiVersion}` } });
+      }
+      return collectionPath(group, version, found.name, resource.namespace);
+    }),
   );
-  const resources = (list as { resources?: Array<{ name?: string; kind?: string }> } | null)?.resources ?? [];
-  const found = resources.find((r) => r.kind === resource.kind && typeof r.name === 'string' && !r.name.includes('/'));
-  if (!found?.name) {
-    throw new KubeApiError({ ...target, code: 404, status: { message: `the server has no resource of kind ${resource.kind} in ${resource.apiVersion}` } });
-  }
-  return collectionPath(group, version, found.name, resource.namespace);
 }

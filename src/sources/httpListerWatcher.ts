@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { KubeConfig } from '@kubernetes/client-node';
-import { defer, from, Observable, switchMap, type Subscriber } from 'rxjs';
+import { from, Observable, switchMap, tap, type Subscriber } from 'rxjs';
 import { httpGet } from '../internal/httpRequest.js';
 import { createLineReader } from '../internal/lineReader.js';
 import { readJson } from '../internal/readJson.js';
@@ -60,10 +60,9 @@ export function httpListerWatcher<T = KubeObject>(
   const resolve = (): Observable<ResolvedResource> =>
     resolved
       ? from([resolved])
-      : defer(() => discover(context, resource as ListWatchResource & { apiVersion: string; kind: string })).pipe(
-          switchMap((r) => {
+      : discover(context, resource as ListWatchResource & { apiVersion: string; kind: string }).pipe(
+          tap((r) => {
             resolved = r;
-            return [r];
           }),
         );
 
