@@ -281,3 +281,21 @@ test('close() ends open watches and a closed server refuses connections', async 
   await t.throwsAsync(call(`${server.url}/version`), { code: 'ECONNREFUSED' });
   await sleep(10);
 });
+
+test('failWatches ends open watches with an in-stream ERROR event', async (t) => {
+  await withServer(async (server) => {
+    const a = await openWatch(watchUrl(server));
+    const b = await openWatch(watchUrl(server));
+    await server.waitForWatches(2);
+    t.is(server.failWatches({ status: 429, retryAfterSeconds: 2 }), 2);
+    for (const watch of [a, b]) {
+      t.is(await watch.ended, 'end');
+      t.like(watch.events, [{ type: 'ERROR', object: { kind: 'Status', reason: 'TooManyRequests', code: 429, details: { retryAfterSeconds: 2 } } }]);
+    }
+    const c = await openWatch(watchUrl(server));
+    await server.waitForWatches(1);
+    server.failWatches({ status: 410 });
+    await c.ended;
+    t.regex(c.events[0]!.object.message, /^too old resource version: /);
+  });
+});

@@ -107,7 +107,7 @@ test('generation is bumped only when spec changes', async (t) => {
   });
 });
 
-test('PATCH: merge and strategic-merge applied as merge patches; 415 for JSON patch; 409 on a stale RV', async (t) => {
+test('PATCH: merge, strategic-merge (as merge) and JSON patches; 415 for apply; 409 on a stale RV', async (t) => {
   await withServer(async (server) => {
     server.create('configmaps', configMap('a', 'one', { keep: 'me', drop: 'me' }, { a: '1', b: '2' }));
     const url = `${server.url}/api/v1/namespaces/a/configmaps/one`;
@@ -117,8 +117,18 @@ test('PATCH: merge and strategic-merge applied as merge patches; 415 for JSON pa
     t.deepEqual(merged.json.data, { b: '2', c: '3' });
     const strategic = await call(url, { method: 'PATCH', headers: { 'Content-Type': 'application/strategic-merge-patch+json' }, body: { data: { d: '4' } } });
     t.deepEqual(strategic.json.data, { b: '2', c: '3', d: '4' });
-    const jsonPatch = await call(url, { method: 'PATCH', headers: { 'Content-Type': 'application/json-patch+json' }, body: [{ op: 'remove', path: '/data/b' }] });
-    t.is(jsonPatch.status, 415);
+    const jsonPatch = await call(url, {
+      method: 'PATCH',
+      headers: { 'Content-Type': 'application/json-patch+json' },
+      body: [{ op: 'remove', path: '/data/b' }, { op: 'add', path: '/metadata/labels/via~1json', value: 'yes' }, { op: 'test', path: '/data/c', value: '3' }],
+    });
+    t.is(jsonPatch.status, 200);
+    t.deepEqual(jsonPatch.json.data, { c: '3', d: '4' });
+    t.is(jsonPatch.json.metadata.labels['via/json'], 'yes');
+    const failedTest = await call(url, { method: 'PATCH', headers: { 'Content-Type': 'application/json-patch+json' }, body: [{ op: 'test', path: '/data/c', value: 'nope' }] });
+    t.is(failedTest.status, 422);
+    const apply = await call(url, { method: 'PATCH', headers: { 'Content-Type': 'application/apply-patch+yaml' }, body: {} });
+    t.is(apply.status, 415);
     const stale = await call(url, { method: 'PATCH', headers: { 'Content-Type': 'application/merge-patch+json' }, body: { metadata: { resourceVersion: '1' }, data: { e: '5' } } });
     t.is(stale.status, 409);
     const status = await call(`${server.url}/api/v1/namespaces/a/configmaps/one/status`, { method: 'PATCH', headers: { 'Content-Type': 'application/merge-patch+json' }, body: { status: { ok: true }, data: { ignored: 'yes' } } });

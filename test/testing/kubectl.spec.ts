@@ -112,7 +112,7 @@ test('kubectl get -w sees a create, a modify and a delete made through the API',
   });
 });
 
-test('kubectl create -f, label and delete change the server state', async (t) => {
+test('kubectl create -f, label, patch (json, merge) and delete change the server state', async (t) => {
   await withKubectl(async (k) => {
     const file = join(k.dir, 'cm.json');
     await writeFile(file, JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'from-file', namespace: 'team' }, data: { x: '1' } }));
@@ -120,6 +120,9 @@ test('kubectl create -f, label and delete change the server state', async (t) =>
     t.deepEqual(k.server.get('configmaps', 'team', 'from-file')?.['data'], { x: '1' });
     t.regex((await k.run('label', 'configmap', 'from-file', '-n', 'team', 'tier=web')).stdout, /labeled/);
     t.deepEqual(k.server.get('configmaps', 'team', 'from-file')?.metadata?.labels, { tier: 'web' });
+    t.regex((await k.run('patch', 'configmap', 'from-file', '-n', 'team', '--type=json', '-p', '[{"op":"add","path":"/data/y","value":"2"}]')).stdout, /patched/);
+    t.regex((await k.run('patch', 'configmap', 'from-file', '-n', 'team', '--type=merge', '-p', '{"data":{"x":null}}')).stdout, /patched/);
+    t.deepEqual(k.server.get('configmaps', 'team', 'from-file')?.['data'], { y: '2' });
     await t.throwsAsync(k.run('create', '-f', file), { message: /AlreadyExists|already exists/ });
     t.regex((await k.run('delete', 'configmap', 'from-file', '-n', 'team')).stdout, /configmap "from-file" deleted/);
     t.is(k.server.get('configmaps', 'team', 'from-file'), undefined);

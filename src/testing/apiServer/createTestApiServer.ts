@@ -3,7 +3,8 @@ import { writeFile } from 'node:fs/promises';
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { handleRequest, sendStatus, type FaultState } from './handleRequest.js';
 import { KubeApiError } from './kubeApiError.js';
-import { kubeStatus } from './kubeStatus.js';
+import { kubeStatus, tooOldResourceVersion } from './kubeStatus.js';
+import { failureStatus } from './faultRules.js';
 import { createObject, deleteObject, getObject, patchObject, replaceObject } from './objectHandlers.js';
 import { createObjectStore, type Collection } from './objectStore.js';
 import { logEntryFor, type MutableRequestLogEntry, type RequestLogEntry } from './requestLogEntry.js';
@@ -196,6 +197,14 @@ export async function createTestApiServer(config: TestApiServerConfig = {}): Pro
     waitForWatches: (count, timeoutMs = 5_000) => waitFor(() => openWatches.size >= count, timeoutMs, `${count} open watches`),
     closeWatches: (resource) => eachWatch(resource, (watch) => watch.close()),
     breakWatches: (options = {}) => eachWatch(options.resource, (watch) => watch.breakMidLine(options.reset ?? false)),
+    failWatches: (rule) =>
+      eachWatch(rule.resource, (watch) => {
+        const status =
+          rule.status === 410 && rule.message === undefined
+            ? tooOldResourceVersion(String(store.log.floor), String(store.log.floor + 1))
+            : failureStatus(rule, 'watch', false, () => kubeStatus(403, 'Forbidden', rule.message ?? 'forbidden'));
+        watch.fail(status);
+      }),
     splitWatchLines(bytes) {
       splitBytes = bytes;
     },

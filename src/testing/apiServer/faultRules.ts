@@ -61,8 +61,8 @@ export function forbiddenStatus(user: string, request: RequestLogEntry, group: s
 /** The 401 Status. @internal */
 export const unauthorizedStatus: KubeStatus = kubeStatus(401, 'Unauthorized', 'Unauthorized');
 
-/** The Status for an injected failure of `rule` on `request`. @internal */
-export function failureStatus(rule: FailureRule, request: RequestLogEntry, forbidden: () => KubeStatus): KubeStatus {
+/** The Status for an injected failure of `rule` on a request with this verb (and continue token or not). @internal */
+export function failureStatus(rule: Pick<FailureRule, 'status' | 'message' | 'retryAfterSeconds'>, verb: Verb | undefined, continuing: boolean, forbidden: () => KubeStatus): KubeStatus {
   const m = rule.message;
   switch (rule.status) {
     case 401:
@@ -72,9 +72,9 @@ export function failureStatus(rule: FailureRule, request: RequestLogEntry, forbi
     case 410: {
       const text =
         m ??
-        (request.query['continue'] !== undefined
+        (continuing
           ? continueTooOldMessage
-          : request.verb === 'watch'
+          : verb === 'watch'
             ? 'The resourceVersion for the provided watch is too old.'
             : 'The resourceVersion for the provided list is too old.');
       return kubeStatus(410, 'Expired', text);

@@ -51,7 +51,7 @@ export async function handleRequest(ctx: ServerContext, faults: FaultState, entr
     entry.injected = 'fail';
     const headers: Record<string, string> = {};
     if (failure.status === 429 || (failure.status === 503 && failure.retryAfterSeconds !== undefined)) headers['Retry-After'] = String(failure.retryAfterSeconds ?? 1);
-    return sendStatus(res, failureStatus(failure, entry, forbidden), headers);
+    return sendStatus(res, failureStatus(failure, entry.verb, entry.query['continue'] !== undefined, forbidden), headers);
   }
   if (faults.token !== undefined && req.headers.authorization !== `Bearer ${faults.token}`) {
     entry.injected = 'unauthorized';

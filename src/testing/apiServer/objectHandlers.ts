@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { KubeApiError } from './kubeApiError.js';
 import { badRequest, kubeStatus } from './kubeStatus.js';
+import { applyJsonPatch, JsonPatchError } from './jsonPatch.js';
 import { mergePatch } from './mergePatch.js';
 import { detailsOf, keyIn, notFound, type Collection, type ObjectStore } from './objectStore.js';
 import type { JsonObject, StoredObject } from './storedObject.js';
@@ -66,24 +67,41 @@ export function replaceObject(store: ObjectStore, target: ObjectTarget, body: un
 }
 
 /**
- * PATCH: merge patch and strategic merge patch (applied as a merge patch). A resourceVersion in
- * the patch must be the current one (409 otherwise).
+ * PATCH: JSON patch, merge patch and strategic merge patch (applied as a merge patch). A
+ * resourceVersion in the patch (or the patched object) must be the current one (409 otherwise).
  *
- * @throws {KubeApiError} 415 for JSON patch and apply patch, which the test server does not implement.
+ * @throws {KubeApiError} 415 for apply patches (server-side apply), which the test server does not implement.
  */
 export function patchObject(store: ObjectStore, target: ObjectTarget, contentType: string | undefined, body: unknown, control?: WriteControl): StoredObject {
   const type = (contentType ?? '').split(';')[0]!.trim();
-  if (type !== 'application/merge-patch+json' && type !== 'application/strategic-merge-patch+json') {
+  const current = getObject(store, target);
+  let patched: JsonObject;
+  if (type === 'application/json-patch+json') {
+    try {
+      patched = applyJsonPatch(current.object, body) as JsonObject;
+    } catch (error) {
+      if (error instanceof JsonPatchError) throw new KubeApiError(kubeStatus(422, 'Invalid', error.message));
+      throw error;
+    }
+    if (patched === null || typeof patched !== 'object' || Array.isArray(patched)) throw new KubeApiError(kubeStatus(422, 'Invalid', 'the patched object is not a JSON object'));
+    const rv = patched.metadata?.resourceVersion;
+    if (rv !== undefined && rv !== current.object.metadata?.resourceVersion) throw conflict(target);
+    if (target.subresource === 'status') patched = { ...current.object, status: patched['status'] };
+  } else if (type === 'application/merge-patch+json' || type === 'application/strategic-merge-patch+json') {
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new KubeApiError(badRequest('the patch must be a JSON object'));
+    const patch = body as JsonObject;
+    const rv = patch.metadata?.resourceVersion;
+    if (rv !== undefined && rv !== current.object.metadata?.resourceVersion) throw conflict(target);
+    patched = mergePatch(current.object, target.subresource === 'status' ? { status: patch['status'] } : patch) as JsonObject;
+  } else {
     throw new KubeApiError(
-      kubeStatus(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/merge-patch+json, application/strategic-merge-patch+json`),
+      kubeStatus(
+        415,
+        'UnsupportedMediaType',
+        'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json',
+      ),
     );
   }
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new KubeApiError(badRequest('the patch must be a JSON object'));
-  const current = getObject(store, target);
-  const patch = body as JsonObject;
-  const rv = patch.metadata?.resourceVersion;
-  if (rv !== undefined && rv !== current.object.metadata?.resourceVersion) throw conflict(target);
-  const patched = mergePatch(current.object, target.subresource === 'status' ? { status: patch['status'] } : patch) as JsonObject;
   if (patched.metadata?.name !== target.name) throw new KubeApiError(badRequest(`the name of the object (${String(patched.metadata?.name)}) does not match the name on the URL (${target.name})`));
   return write(store, target, current, { ...patched, metadata: { ...patched.metadata, namespace: current.namespace } }, control);
 }

@@ -1,3 +1,4 @@
+import type { KubeStatus } from './kubeStatus.js';
 import type { ObjectStore } from './objectStore.js';
 
 /** An open watch stream, as the fault controls reach it. @internal */
@@ -9,6 +10,8 @@ export interface OpenWatch {
   breakMidLine(reset: boolean): void;
   /** Writes `text` as is, e.g. a malformed line. */
   writeRaw(text: string): void;
+  /** Sends an ERROR event carrying `status`, then ends the stream (as the real server does). */
+  fail(status: KubeStatus): void;
 }
 
 /** Timing knobs of watches, from the server options. @internal */

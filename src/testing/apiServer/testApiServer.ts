@@ -107,6 +107,12 @@ export interface TestApiServer {
   closeWatches(resource?: string): number;
   /** Sends half a line on every open watch, then drops the connection (`reset`: TCP RST). @returns how many. */
   breakWatches(options?: { readonly reset?: boolean; readonly resource?: string }): number;
+  /**
+   * Ends every open watch with an in-stream ERROR event, e.g. `failWatches({ status: 429 })` or
+   * `{ status: 500 }`, worded as {@link failNext} words them (410 gives the "too old resource
+   * version" message of a compacted watch). @returns how many.
+   */
+  failWatches(rule: Omit<FailureRule, 'count' | 'verbs' | 'match'>): number;
   /** From now on, writes watch data in chunks of `bytes` bytes (undefined: whole lines again). */
   splitWatchLines(bytes: number | undefined): void;
   /** Writes `line` (default: a line of invalid JSON) to every open watch. @returns how many. */

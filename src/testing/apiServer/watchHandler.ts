@@ -94,11 +94,12 @@ export function serveWatch(
     writeRaw(text) {
       writer.send(text);
     },
+    fail(status) {
+      sendEvent('ERROR', JSON.stringify(status));
+      handle.close();
+    },
   };
-  const fail = (status: KubeStatus): void => {
-    sendEvent('ERROR', JSON.stringify(status));
-    handle.close();
-  };
+  const fail = (status: KubeStatus): void => handle.fail(status);
   ctx.openWatches.add(handle);
   ctx.watchesChanged();
   res.on('close', finish);
