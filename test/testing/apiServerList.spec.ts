@@ -96,6 +96,10 @@ test('LIST resourceVersion semantics: "", 0, NotOlderThan, Exact, too large', as
     const exact = await call(`${server.url}/api/v1/configmaps?resourceVersion=${rvAfterOne}&resourceVersionMatch=Exact`);
     t.deepEqual(names(exact), ['one:v']);
     t.is(exact.json.metadata.resourceVersion, rvAfterOne);
+    // With a limit and no resourceVersionMatch, a non-zero RV is Exact (the API concepts table).
+    const paged = await call(`${server.url}/api/v1/configmaps?resourceVersion=${rvAfterOne}&limit=10`);
+    t.deepEqual(names(paged), ['one:v']);
+    t.is(paged.json.metadata.resourceVersion, rvAfterOne);
     const future = String(Number(server.resourceVersion) + 5);
     const tooLarge = await call(`${server.url}/api/v1/configmaps?resourceVersion=${future}&resourceVersionMatch=NotOlderThan`);
     t.is(tooLarge.status, 504);
@@ -105,6 +109,8 @@ test('LIST resourceVersion semantics: "", 0, NotOlderThan, Exact, too large', as
     const expired = await call(`${server.url}/api/v1/configmaps?resourceVersion=${rvAfterOne}&resourceVersionMatch=Exact`);
     t.is(expired.status, 410);
     t.like(expired.json, { reason: 'Expired', code: 410 });
+    t.is((await call(`${server.url}/api/v1/configmaps?resourceVersion=${rvAfterOne}&limit=10`)).status, 410);
+    t.is((await call(`${server.url}/api/v1/configmaps?resourceVersion=${rvAfterOne}`)).status, 200, 'without a limit it is NotOlderThan');
     const invalid = await call(`${server.url}/api/v1/configmaps?resourceVersion=0&resourceVersionMatch=Exact`);
     t.is(invalid.status, 422);
     const withContinue = await call(`${server.url}/api/v1/configmaps?resourceVersion=5&continue=abc`);

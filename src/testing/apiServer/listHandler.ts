@@ -45,7 +45,9 @@ export function serveList(
     const requested = Number(rv);
     if (requested > store.currentRV) throw new KubeApiError(tooLargeResourceVersion(rv, String(store.currentRV)));
     if (rv === '0' && ctx.ignoreLimitForResourceVersionZero) limit = undefined;
-    if (options.resourceVersionMatch === 'Exact') {
+    // As the API concepts table: an RV other than 0 with a limit and no match means Exact.
+    const exact = options.resourceVersionMatch === 'Exact' || (options.resourceVersionMatch === undefined && limit !== undefined && rv !== '0');
+    if (exact) {
       if (requested < store.log.floor) throw new KubeApiError(tooOldResourceVersion(rv, String(store.log.floor + 1)));
       listRV = requested;
     }
