@@ -18,7 +18,7 @@ const maxErrorBodyBytes = 1 << 20;
  * A cold GET: on a 2xx response, hands the response to `onResponse` (which reads the body into the
  * subscriber); on another status, reads the (bounded) body and errors with {@link KubeApiError}; on
  * a network failure, errors with {@link TransportError}. Unsubscribing destroys the request and
- * its socket. A 401 invalidates the cached credentials so the next request reloads them.
+ * its socket. Credentials are applied per request, so a retry after a 401 reloads them.
  */
 export function httpGet<R>(
   context: RequestContext,
@@ -70,7 +70,6 @@ export function httpGet<R>(
             onResponse(response, subscriber);
             return;
           }
-          if (code === 401) context.invalidate();
           const parts: Buffer[] = [];
           let size = 0;
           response.on('data', (chunk: Buffer) => {

@@ -305,13 +305,14 @@ test('watch lines split across small chunks arrive intact, several events per ch
 
 test('401 → credentials are reloaded from the KubeConfig and the request retried', (t) =>
   withServer(async (server) => {
-    const run = start(server, configmaps);
+    const run = start(server, configmaps, { backoff: { initialDelay: 400, maxDelay: 400, jitter: 0 } });
     await server.waitForWatches(1);
     await sleep(150); // bookmarks arrive: the watch closed below is not "very short"
-    server.setToken('t2');
-    const user = server.kubeConfig.getCurrentUser() as { token?: string };
-    user.token = 't2';
+    server.setToken('t2'); // the server rotates the token; the KubeConfig still says t1
     server.closeWatches();
+    await until(() => server.requests.some((r) => r.status === 401), 'the 401');
+    // The credentials rotate in the KubeConfig while the source backs off: the retry reloads them.
+    server.setToken('t2', { updateKubeConfig: true });
     await until(() => run.events.filter((e) => e.type === 'LIST_DONE').length === 2 && server.openWatchCount === 1, 'relist with t2');
     run.subscription.unsubscribe();
     const auth = server.requests.filter((r) => r.verb).map((r) => [r.verb, r.status, r.headers.authorization]);
