@@ -8,7 +8,6 @@ export { builtinResources } from './apiServer/resourceType.js';
 export type { RequestLogEntry } from './apiServer/requestLogEntry.js';
 export type { RequestFilter, FailureRule, DelayRule, ForbidRule } from './apiServer/faultRules.js';
 export type { Verb } from './apiServer/route.js';
-export type { KubeStatus, StatusDetails, StatusCause } from './apiServer/kubeStatus.js';
-export { KubeApiError } from './apiServer/kubeApiError.js';
+export { TestApiServerError } from './apiServer/testApiServerError.js';
 export type { JsonObject } from './apiServer/storedObject.js';
 export { initialEventsEndAnnotation } from './apiServer/watchHandler.js';

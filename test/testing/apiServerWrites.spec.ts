@@ -1,5 +1,5 @@
 import test from 'ava';
-import { createTestApiServer, KubeApiError, type TestApiServer, type TestApiServerConfig } from '../../src/testing/index.js';
+import { createTestApiServer, TestApiServerError, type TestApiServer, type TestApiServerConfig } from '../../src/testing/index.js';
 import { call, configMap, openWatch } from './apiServerClient.js';
 
 async function withServer(run: (server: TestApiServer) => Promise<void>, config: TestApiServerConfig = {}): Promise<void> {
@@ -182,13 +182,13 @@ test('DELETE preconditions and deletecollection', async (t) => {
   });
 });
 
-test('the control API throws KubeApiError for conflicts and unknown resources are TypeErrors', async (t) => {
+test('the control API throws TestApiServerError for conflicts and unknown resources are TypeErrors', async (t) => {
   await withServer(async (server) => {
     server.create('configmaps', configMap('a', 'one'));
-    const error = t.throws(() => server.create('configmaps', configMap('a', 'one')), { instanceOf: KubeApiError });
+    const error = t.throws(() => server.create('configmaps', configMap('a', 'one')), { instanceOf: TestApiServerError });
     t.is(error?.status.code, 409);
     t.throws(() => server.list('gadgets'), { instanceOf: TypeError, message: /unknown resource "gadgets"/ });
-    t.throws(() => server.update('configmaps', { ...configMap('a', 'one'), metadata: { name: 'one', namespace: 'a', resourceVersion: '1' } }), { instanceOf: KubeApiError });
+    t.throws(() => server.update('configmaps', { ...configMap('a', 'one'), metadata: { name: 'one', namespace: 'a', resourceVersion: '1' } }), { instanceOf: TestApiServerError });
   });
 });
 

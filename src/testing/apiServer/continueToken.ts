@@ -1,4 +1,4 @@
-import { KubeApiError } from './kubeApiError.js';
+import { TestApiServerError } from './testApiServerError.js';
 import { badRequest } from './kubeStatus.js';
 
 /** What a continue token carries: the list's resourceVersion and the key to resume from. @internal */
@@ -16,7 +16,7 @@ export function encodeContinue(rv: number, lastKey: string): string {
 /**
  * Decodes a token from {@link encodeContinue}.
  *
- * @throws {KubeApiError} 400 "continue key is not valid" for anything else.
+ * @throws {TestApiServerError} 400 "continue key is not valid" for anything else.
  */
 export function decodeContinue(token: string): ContinuePosition {
   try {
@@ -28,5 +28,5 @@ export function decodeContinue(token: string): ContinuePosition {
   } catch {
     // fall through
   }
-  throw new KubeApiError(badRequest(`continue key is not valid: invalid continue token "${token}"`));
+  throw new TestApiServerError(badRequest(`continue key is not valid: invalid continue token "${token}"`));
 }

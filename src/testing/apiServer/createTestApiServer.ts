@@ -2,7 +2,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { writeFile } from 'node:fs/promises';
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { handleRequest, sendStatus, type FaultState } from './handleRequest.js';
-import { KubeApiError } from './kubeApiError.js';
+import { TestApiServerError } from './testApiServerError.js';
 import { kubeStatus, tooOldResourceVersion } from './kubeStatus.js';
 import { failureStatus } from './faultRules.js';
 import { createObject, deleteObject, getObject, patchObject, replaceObject } from './objectHandlers.js';
@@ -171,7 +171,7 @@ export async function createTestApiServer(config: TestApiServerConfig = {}): Pro
       try {
         return getObject(store, target(resource, namespace, name)).object;
       } catch (error) {
-        if (error instanceof KubeApiError && error.status.code === 404) return undefined;
+        if (error instanceof TestApiServerError && error.status.code === 404) return undefined;
         throw error;
       }
     },

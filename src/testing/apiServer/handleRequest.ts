@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { coreVersions, apiGroup, groupList, resourceList, versionInfo } from './discovery.js';
 import { failureStatus, forbiddenStatus, matchesFilter, unauthorizedStatus, type DelayRule, type FailureRule, type ForbidRule } from './faultRules.js';
-import { KubeApiError } from './kubeApiError.js';
+import { TestApiServerError } from './testApiServerError.js';
 import { badRequest, kubeStatus, pathNotFound, type KubeStatus } from './kubeStatus.js';
 import { serveList } from './listHandler.js';
 import { parseListOptions } from './listOptions.js';
@@ -75,7 +75,7 @@ export async function handleRequest(ctx: ServerContext, faults: FaultState, entr
       try {
         await serveResource(ctx, route, url, req, res);
       } catch (error) {
-        if (error instanceof KubeApiError) return sendStatus(res, error.status);
+        if (error instanceof TestApiServerError) return sendStatus(res, error.status);
         throw error;
       }
   }
@@ -187,18 +187,18 @@ async function readJson(req: IncomingMessage, optional = false): Promise<unknown
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > maxBodyBytes) throw new KubeApiError(kubeStatus(413, 'RequestEntityTooLarge', `Request entity too large: limit is ${maxBodyBytes}`));
+    if (size > maxBodyBytes) throw new TestApiServerError(kubeStatus(413, 'RequestEntityTooLarge', `Request entity too large: limit is ${maxBodyBytes}`));
     chunks.push(chunk as Buffer);
   }
   const text = Buffer.concat(chunks).toString('utf8');
   if (text.trim() === '') {
     if (optional) return undefined;
-    throw new KubeApiError(badRequest('the request body is empty: expected a JSON object'));
+    throw new TestApiServerError(badRequest('the request body is empty: expected a JSON object'));
   }
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
-    throw new KubeApiError(badRequest(`the request body is not valid JSON: ${(error as Error).message}`));
+    throw new TestApiServerError(badRequest(`the request body is not valid JSON: ${(error as Error).message}`));
   }
 }
 

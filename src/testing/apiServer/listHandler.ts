@@ -1,5 +1,5 @@
 import { decodeContinue, encodeContinue } from './continueToken.js';
-import { KubeApiError } from './kubeApiError.js';
+import { TestApiServerError } from './testApiServerError.js';
 import { continueTooOldMessage, kubeStatus, tooLargeResourceVersion, tooOldResourceVersion } from './kubeStatus.js';
 import type { ListOptions } from './listOptions.js';
 import type { Collection } from './objectStore.js';
@@ -19,7 +19,7 @@ export interface ListResult {
  *
  * `tableIncludeObject` (when not undefined) asks for a Table as `kubectl get` does.
  *
- * @throws {KubeApiError} 410 for a compacted exact RV or continue token, 504 for an RV from the future.
+ * @throws {TestApiServerError} 410 for a compacted exact RV or continue token, 504 for an RV from the future.
  * @internal
  */
 export function serveList(
@@ -37,18 +37,18 @@ export function serveList(
   const rv = options.resourceVersion;
   if (options.continueToken !== undefined) {
     const position = decodeContinue(options.continueToken);
-    if (position.rv < store.log.floor && position.rv !== store.currentRV) throw new KubeApiError(kubeStatus(410, 'Expired', continueTooOldMessage));
-    if (position.rv > store.currentRV) throw new KubeApiError(tooLargeResourceVersion(String(position.rv), String(store.currentRV)));
+    if (position.rv < store.log.floor && position.rv !== store.currentRV) throw new TestApiServerError(kubeStatus(410, 'Expired', continueTooOldMessage));
+    if (position.rv > store.currentRV) throw new TestApiServerError(tooLargeResourceVersion(String(position.rv), String(store.currentRV)));
     listRV = position.rv;
     start = position.start;
   } else if (rv !== undefined && rv !== '') {
     const requested = Number(rv);
-    if (requested > store.currentRV) throw new KubeApiError(tooLargeResourceVersion(rv, String(store.currentRV)));
+    if (requested > store.currentRV) throw new TestApiServerError(tooLargeResourceVersion(rv, String(store.currentRV)));
     if (rv === '0' && ctx.ignoreLimitForResourceVersionZero) limit = undefined;
     // As the API concepts table: an RV other than 0 with a limit and no match means Exact.
     const exact = options.resourceVersionMatch === 'Exact' || (options.resourceVersionMatch === undefined && limit !== undefined && rv !== '0');
     if (exact) {
-      if (requested < store.log.floor) throw new KubeApiError(tooOldResourceVersion(rv, String(store.log.floor + 1)));
+      if (requested < store.log.floor) throw new TestApiServerError(tooOldResourceVersion(rv, String(store.log.floor + 1)));
       listRV = requested;
     }
   }

@@ -1,5 +1,5 @@
 import { parseFieldSelector, type FieldMatcher } from './fieldSelector.js';
-import { KubeApiError } from './kubeApiError.js';
+import { TestApiServerError } from './testApiServerError.js';
 import { badRequest, kubeStatus } from './kubeStatus.js';
 import { parseLabelSelector, SelectorSyntaxError, type SelectorMatcher } from './labelSelector.js';
 import type { Collection } from './objectStore.js';
@@ -24,7 +24,7 @@ export interface ListOptions {
 /**
  * Parses `query` for `collection`.
  *
- * @throws {KubeApiError} 400 for malformed values or selectors, 422 for combinations the real
+ * @throws {TestApiServerError} 400 for malformed values or selectors, 422 for combinations the real
  *   server forbids (e.g. `sendInitialEvents` without `resourceVersionMatch=NotOlderThan`).
  */
 export function parseListOptions(query: URLSearchParams, collection: Collection, nameFromPath?: string): ListOptions {
@@ -35,7 +35,7 @@ export function parseListOptions(query: URLSearchParams, collection: Collection,
   if (matchParam !== undefined && matchParam !== 'Exact' && matchParam !== 'NotOlderThan') {
     throw invalid(`resourceVersionMatch: Unsupported value: "${matchParam}": supported values: "Exact", "NotOlderThan"`);
   }
-  if (rv !== undefined && rv !== '' && !/^\d+$/.test(rv)) throw new KubeApiError(badRequest(`invalid resource version: ${rv}`));
+  if (rv !== undefined && rv !== '' && !/^\d+$/.test(rv)) throw new TestApiServerError(badRequest(`invalid resource version: ${rv}`));
   const limit = parseInteger(query.get('limit'), 'limit');
   const timeoutSeconds = parseInteger(query.get('timeoutSeconds'), 'timeoutSeconds');
   const continueToken = query.get('continue') || undefined;
@@ -48,7 +48,7 @@ export function parseListOptions(query: URLSearchParams, collection: Collection,
     if (matchParam !== undefined && (rv === undefined || rv === '')) throw invalid('resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided');
     if (matchParam === 'Exact' && rv === '0') throw invalid('resourceVersionMatch: Forbidden: resourceVersionMatch "exact" is forbidden for resourceVersion "0"');
     if (initialEventsGiven) throw invalid('sendInitialEvents: Forbidden: sendInitialEvents is forbidden for list');
-    if (continueToken !== undefined && rv !== undefined && rv !== '' && rv !== '0') throw new KubeApiError(badRequest('specifying resource version is not allowed when using continue'));
+    if (continueToken !== undefined && rv !== undefined && rv !== '' && rv !== '0') throw new TestApiServerError(badRequest('specifying resource version is not allowed when using continue'));
   } else {
     // As apimachinery's validateWatchOptions (WatchList enabled).
     if (initialEventsGiven && matchParam !== 'NotOlderThan') throw invalid('resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan');
@@ -65,7 +65,7 @@ export function parseListOptions(query: URLSearchParams, collection: Collection,
     labels = parseLabelSelector(labelSelector);
     fields = parseFieldSelector(fieldSelector, collection.selectableFields);
   } catch (error) {
-    if (error instanceof SelectorSyntaxError) throw new KubeApiError(badRequest(error.message));
+    if (error instanceof SelectorSyntaxError) throw new TestApiServerError(badRequest(error.message));
     throw error;
   }
   return {
@@ -86,10 +86,10 @@ export function parseListOptions(query: URLSearchParams, collection: Collection,
 
 function parseInteger(value: string | null, name: string): number | undefined {
   if (value === null || value === '') return undefined;
-  if (!/^-?\d+$/.test(value)) throw new KubeApiError(badRequest(`invalid value for ${name}: "${value}": must be an integer`));
+  if (!/^-?\d+$/.test(value)) throw new TestApiServerError(badRequest(`invalid value for ${name}: "${value}": must be an integer`));
   return Number.parseInt(value, 10);
 }
 
-function invalid(message: string): KubeApiError {
-  return new KubeApiError(kubeStatus(422, 'Invalid', `ListOptions.meta.k8s.io "" is invalid: ${message}`, { kind: 'ListOptions', group: 'meta.k8s.io' }));
+function invalid(message: string): TestApiServerError {
+  return new TestApiServerError(kubeStatus(422, 'Invalid', `ListOptions.meta.k8s.io "" is invalid: ${message}`, { kind: 'ListOptions', group: 'meta.k8s.io' }));
 }

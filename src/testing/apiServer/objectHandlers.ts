@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { KubeApiError } from './kubeApiError.js';
+import { TestApiServerError } from './testApiServerError.js';
 import { badRequest, kubeStatus } from './kubeStatus.js';
 import { applyJsonPatch, JsonPatchError } from './jsonPatch.js';
 import { mergePatch } from './mergePatch.js';
@@ -29,7 +29,7 @@ export function getObject(store: ObjectStore, target: ObjectTarget): StoredObjec
 /**
  * POST: validates the body against the URL, fills `generateName`, stores it (201).
  *
- * @throws {KubeApiError} 400 on a kind/namespace mismatch, 409 AlreadyExists, 422 without a name.
+ * @throws {TestApiServerError} 400 on a kind/namespace mismatch, 409 AlreadyExists, 422 without a name.
  */
 export function createObject(store: ObjectStore, target: ObjectTarget, body: unknown, control?: WriteControl): StoredObject {
   const { collection } = target;
@@ -37,7 +37,7 @@ export function createObject(store: ObjectStore, target: ObjectTarget, body: unk
   const meta: Record<string, unknown> = { ...(object.metadata ?? {}) };
   if (collection.resource.namespaced) {
     if (meta['namespace'] !== undefined && meta['namespace'] !== '' && target.namespace !== undefined && meta['namespace'] !== target.namespace) {
-      throw new KubeApiError(badRequest('the namespace of the provided object does not match the namespace sent on the request'));
+      throw new TestApiServerError(badRequest('the namespace of the provided object does not match the namespace sent on the request'));
     }
     meta['namespace'] = target.namespace ?? meta['namespace'];
   }
@@ -56,7 +56,7 @@ export function replaceObject(store: ObjectStore, target: ObjectTarget, body: un
   const current = getObject(store, target);
   const object = asObject(body, target.collection);
   const name = object.metadata?.name;
-  if (name !== undefined && name !== target.name) throw new KubeApiError(badRequest(`the name of the object (${name}) does not match the name on the URL (${target.name})`));
+  if (name !== undefined && name !== target.name) throw new TestApiServerError(badRequest(`the name of the object (${name}) does not match the name on the URL (${target.name})`));
   const rv = object.metadata?.resourceVersion;
   if (rv !== undefined && rv !== '' && rv !== current.object.metadata?.resourceVersion) throw conflict(target);
   const next: JsonObject =
@@ -70,7 +70,7 @@ export function replaceObject(store: ObjectStore, target: ObjectTarget, body: un
  * PATCH: JSON patch, merge patch and strategic merge patch (applied as a merge patch). A
  * resourceVersion in the patch (or the patched object) must be the current one (409 otherwise).
  *
- * @throws {KubeApiError} 415 for apply patches (server-side apply), which the test server does not implement.
+ * @throws {TestApiServerError} 415 for apply patches (server-side apply), which the test server does not implement.
  */
 export function patchObject(store: ObjectStore, target: ObjectTarget, contentType: string | undefined, body: unknown, control?: WriteControl): StoredObject {
   const type = (contentType ?? '').split(';')[0]!.trim();
@@ -80,21 +80,21 @@ export function patchObject(store: ObjectStore, target: ObjectTarget, contentTyp
     try {
       patched = applyJsonPatch(current.object, body) as JsonObject;
     } catch (error) {
-      if (error instanceof JsonPatchError) throw new KubeApiError(kubeStatus(422, 'Invalid', error.message));
+      if (error instanceof JsonPatchError) throw new TestApiServerError(kubeStatus(422, 'Invalid', error.message));
       throw error;
     }
-    if (patched === null || typeof patched !== 'object' || Array.isArray(patched)) throw new KubeApiError(kubeStatus(422, 'Invalid', 'the patched object is not a JSON object'));
+    if (patched === null || typeof patched !== 'object' || Array.isArray(patched)) throw new TestApiServerError(kubeStatus(422, 'Invalid', 'the patched object is not a JSON object'));
     const rv = patched.metadata?.resourceVersion;
     if (rv !== undefined && rv !== current.object.metadata?.resourceVersion) throw conflict(target);
     if (target.subresource === 'status') patched = { ...current.object, status: patched['status'] };
   } else if (type === 'application/merge-patch+json' || type === 'application/strategic-merge-patch+json') {
-    if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new KubeApiError(badRequest('the patch must be a JSON object'));
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new TestApiServerError(badRequest('the patch must be a JSON object'));
     const patch = body as JsonObject;
     const rv = patch.metadata?.resourceVersion;
     if (rv !== undefined && rv !== current.object.metadata?.resourceVersion) throw conflict(target);
     patched = mergePatch(current.object, target.subresource === 'status' ? { status: patch['status'] } : patch) as JsonObject;
   } else {
-    throw new KubeApiError(
+    throw new TestApiServerError(
       kubeStatus(
         415,
         'UnsupportedMediaType',
@@ -102,7 +102,7 @@ export function patchObject(store: ObjectStore, target: ObjectTarget, contentTyp
       ),
     );
   }
-  if (patched.metadata?.name !== target.name) throw new KubeApiError(badRequest(`the name of the object (${String(patched.metadata?.name)}) does not match the name on the URL (${target.name})`));
+  if (patched.metadata?.name !== target.name) throw new TestApiServerError(badRequest(`the name of the object (${String(patched.metadata?.name)}) does not match the name on the URL (${target.name})`));
   return write(store, target, current, { ...patched, metadata: { ...patched.metadata, namespace: current.namespace } }, control);
 }
 
@@ -116,7 +116,7 @@ export function deleteObject(store: ObjectStore, target: ObjectTarget, body: unk
   const preconditions = (body as { preconditions?: { uid?: string; resourceVersion?: string } } | undefined)?.preconditions;
   const meta = current.object.metadata ?? {};
   if (preconditions?.uid !== undefined && preconditions.uid !== meta.uid) {
-    throw new KubeApiError(
+    throw new TestApiServerError(
       kubeStatus(409, 'Conflict', `Operation cannot be fulfilled on ${target.collection.id} "${target.name}": Precondition failed: UID in precondition: ${preconditions.uid}, UID in object meta: ${meta.uid}`, detailsOf(target.collection, target.name)),
     );
   }
@@ -140,20 +140,20 @@ function write(store: ObjectStore, target: ObjectTarget, current: StoredObject, 
 }
 
 function asObject(body: unknown, collection: Collection): JsonObject {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new KubeApiError(badRequest('the request body must be a JSON object'));
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new TestApiServerError(badRequest('the request body must be a JSON object'));
   const object = body as JsonObject;
   if (object.kind !== undefined && object.kind !== collection.resource.kind) {
-    throw new KubeApiError(badRequest(`the kind in the request body (${String(object.kind)}) does not match the resource (${collection.resource.kind})`));
+    throw new TestApiServerError(badRequest(`the kind in the request body (${String(object.kind)}) does not match the resource (${collection.resource.kind})`));
   }
   if (object.apiVersion !== undefined && object.apiVersion !== collection.apiVersion) {
-    throw new KubeApiError(badRequest(`the API version in the data (${String(object.apiVersion)}) does not match the expected API version (${collection.apiVersion})`));
+    throw new TestApiServerError(badRequest(`the API version in the data (${String(object.apiVersion)}) does not match the expected API version (${collection.apiVersion})`));
   }
-  if (object.metadata !== undefined && (object.metadata === null || typeof object.metadata !== 'object')) throw new KubeApiError(badRequest('metadata must be a JSON object'));
+  if (object.metadata !== undefined && (object.metadata === null || typeof object.metadata !== 'object')) throw new TestApiServerError(badRequest('metadata must be a JSON object'));
   return object;
 }
 
-function conflict(target: ObjectTarget): KubeApiError {
-  return new KubeApiError(
+function conflict(target: ObjectTarget): TestApiServerError {
+  return new TestApiServerError(
     kubeStatus(
       409,
       'Conflict',

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createChangeLog, type ChangeEntry, type ChangeLog } from './changeLog.js';
-import { KubeApiError } from './kubeApiError.js';
+import { TestApiServerError } from './testApiServerError.js';
 import { kubeStatus } from './kubeStatus.js';
 import { apiVersionOf, type ResourceType } from './resourceType.js';
 import { createSortedKeyList, type SortedKeyList } from './sortedKeyList.js';
@@ -90,7 +90,7 @@ export function createObjectStore(initialRV: number, logSize: number): ObjectSto
       const meta = object.metadata ?? {};
       const key = keyIn(collection, meta.namespace, meta.name);
       if (collection.objects.has(key)) {
-        throw new KubeApiError(kubeStatus(409, 'AlreadyExists', `${collection.id} "${meta.name}" already exists`, detailsOf(collection, meta.name)));
+        throw new TestApiServerError(kubeStatus(409, 'AlreadyExists', `${collection.id} "${meta.name}" already exists`, detailsOf(collection, meta.name)));
       }
       const stored = stamp(collection, key, object, ++rv, undefined);
       collection.objects.set(key, stored);
@@ -169,7 +169,7 @@ export function createObjectStore(initialRV: number, logSize: number): ObjectSto
 /** The store key of `name` in `namespace` for this collection; validates scope. @internal */
 export function keyIn(collection: Collection, namespace: string | undefined, name: string | undefined): string {
   if (typeof name !== 'string' || name === '') {
-    throw new KubeApiError(
+    throw new TestApiServerError(
       kubeStatus(422, 'Invalid', `${collection.resource.kind} "" is invalid: metadata.name: Required value: name or generateName is required`, {
         kind: collection.resource.kind,
         causes: [{ reason: 'FieldValueRequired', message: 'Required value: name or generateName is required', field: 'metadata.name' }],
@@ -177,7 +177,7 @@ export function keyIn(collection: Collection, namespace: string | undefined, nam
     );
   }
   if (!collection.resource.namespaced) return name;
-  if (typeof namespace !== 'string' || namespace === '') throw new KubeApiError(kubeStatus(400, 'BadRequest', 'the server could not find the requested resource: namespace is required'));
+  if (typeof namespace !== 'string' || namespace === '') throw new TestApiServerError(kubeStatus(400, 'BadRequest', 'the server could not find the requested resource: namespace is required'));
   return `${namespace}/${name}`;
 }
 
@@ -191,8 +191,8 @@ export function detailsOf(collection: Collection, name: string | undefined): { n
 }
 
 /** 404 `NotFound` for an object of this collection. @internal */
-export function notFound(collection: Collection, name: string | undefined): KubeApiError {
-  return new KubeApiError(kubeStatus(404, 'NotFound', `${collection.id} "${name ?? ''}" not found`, detailsOf(collection, name)));
+export function notFound(collection: Collection, name: string | undefined): TestApiServerError {
+  return new TestApiServerError(kubeStatus(404, 'NotFound', `${collection.id} "${name ?? ''}" not found`, detailsOf(collection, name)));
 }
 
 function timestamp(): string {

@@ -72,7 +72,7 @@ export interface TestApiServer {
   /** The oldest resourceVersion a watch can still start from (older ones get 410). */
   readonly oldestResourceVersion: string;
 
-  /** Creates an object (namespace from `metadata.namespace`). @throws {KubeApiError} as the API would. */
+  /** Creates an object (namespace from `metadata.namespace`). @throws {TestApiServerError} as the API would. */
   create(resource: string, object: JsonObject, options?: ControlWriteOptions): JsonObject;
   /** Replaces an object (409 if it carries a stale resourceVersion). */
   update(resource: string, object: JsonObject, options?: ControlWriteOptions): JsonObject;
