@@ -1,0 +1,68 @@
+/**
+ * What a List+Watch source is doing, delivered to `onStatus` (see {@link ReflectorConfig.onStatus}).
+ * Errors never kill the source (unless `fatalErrors: 'permanent'`): they show up here as `ERROR`,
+ * followed by `BACKING_OFF` and then `RELISTING` or `WATCHING` again.
+ *
+ * ```text
+ * LISTING(page 0) LISTING(page 1) … WATCHING  ERROR BACKING_OFF RELISTING LISTING … WATCHING
+ * ```
+ */
+export type ListWatchStatus = ListingStatus | WatchingStatus | BackingOffStatus | RelistingStatus | ErrorStatus;
+
+/** A list is running; emitted when it starts (`page: 0`) and after every page. */
+export interface ListingStatus {
+  readonly type: 'LISTING';
+  /** The `resourceVersion` the list was asked for (`"0"`, `""` or the last synced one). */
+  readonly resourceVersion: string;
+  /** True for a streaming list (`sendInitialEvents=true`). */
+  readonly streaming: boolean;
+  readonly page: number;
+  readonly itemsSoFar: number;
+  readonly remainingItemCount?: number;
+}
+
+/** A watch was accepted by the server and is streaming from `resourceVersion`. */
+export interface WatchingStatus {
+  readonly type: 'WATCHING';
+  readonly resourceVersion: string;
+}
+
+/** Waiting `delay` ms before the next attempt (`attempt` counts since the last backoff reset, from 1). */
+export interface BackingOffStatus {
+  readonly type: 'BACKING_OFF';
+  readonly attempt: number;
+  readonly delay: number;
+  readonly cause: Error;
+  /** What happens after the delay. */
+  readonly next: 'relist' | 'rewatch';
+}
+
+/** Why a new list starts. */
+export type RelistReason =
+  | 'expired'
+  | 'tooLargeResourceVersion'
+  | 'expiredContinue'
+  | 'watchError'
+  | 'veryShortWatch'
+  | 'listError'
+  | 'streamingFallback'
+  | 'streamingRetry';
+
+/** A new list cycle begins, and why. */
+export interface RelistingStatus {
+  readonly type: 'RELISTING';
+  readonly reason: RelistReason;
+  readonly cause?: Error;
+}
+
+/**
+ * Something failed. `error` is one of {@link KubeApiError}, {@link TransportError},
+ * {@link WatchStalledError}, {@link VeryShortWatchError}, {@link MalformedWatchLineError},
+ * {@link WatchLineTooLongError}; `permanent` is true for 403 and 404 (retried slowly, or fatal with
+ * `fatalErrors: 'permanent'`).
+ */
+export interface ErrorStatus {
+  readonly type: 'ERROR';
+  readonly error: Error;
+  readonly permanent: boolean;
+}

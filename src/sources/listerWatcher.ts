@@ -1,0 +1,74 @@
+import type { Observable } from 'rxjs';
+import type { KubeStatus } from './kubeApiError.js';
+
+/**
+ * The I/O seam of {@link reflector}: one LIST page and one WATCH, each as a cold Observable.
+ *
+ * The HTTP implementation ({@link httpListerWatcher}) bakes the resource path, selectors and
+ * `Accept` header into every request, so the list and the watch always agree. Tests substitute
+ * `cold()` marbles (client-go's `ListerWatcher` + `FakeControllerSource`).
+ *
+ * Errors are signalled as Observable errors: {@link KubeApiError} for an HTTP error status or a
+ * watch `ERROR` event, {@link TransportError} for the network, {@link MalformedWatchLineError} /
+ * {@link WatchLineTooLongError} for a bad stream.
+ */
+export interface ListerWatcher<T> {
+  /** One LIST request: emits exactly one {@link ListResponse}, then completes. Unsubscribing aborts it. */
+  readonly list: (request: ListRequest) => Observable<ListResponse<T>>;
+  /**
+   * One WATCH request: emits `OPEN` when the server accepted it, then every event in order,
+   * `PROGRESS` when bytes arrived that did not finish an event, and completes when the server
+   * closes the stream. Unsubscribing aborts it.
+   */
+  readonly watch: (request: WatchRequest) => Observable<WatchMessage<T>>;
+}
+
+/** Query parameters of one LIST page. Absent fields are not sent. */
+export interface ListRequest {
+  readonly resourceVersion?: string;
+  readonly resourceVersionMatch?: string;
+  readonly limit?: number;
+  readonly continue?: string;
+}
+
+/** One LIST page as the server sent it (items are plain JSON, `kind`/`apiVersion` filled in). */
+export interface ListResponse<T> {
+  readonly items: readonly T[];
+  /** `metadata.resourceVersion` of the list; `""` when the server sent none. */
+  readonly resourceVersion: string;
+  readonly continue?: string;
+  readonly remainingItemCount?: number;
+}
+
+/** Query parameters of one WATCH. `allowWatchBookmarks=true` is always sent. */
+export interface WatchRequest {
+  readonly resourceVersion: string;
+  readonly timeoutSeconds: number;
+  readonly allowWatchBookmarks: true;
+  readonly sendInitialEvents?: boolean;
+  readonly resourceVersionMatch?: string;
+}
+
+/** A watch event exactly as the server framed it (the parsed JSON line). */
+export interface WatchObjectMessage<T> {
+  readonly type: 'ADDED' | 'MODIFIED' | 'DELETED';
+  readonly object: T;
+}
+
+/** A bookmark as the server framed it: only `metadata.resourceVersion` (and annotations) are meaningful. */
+export interface WatchBookmarkMessage {
+  readonly type: 'BOOKMARK';
+  readonly object: {
+    readonly metadata?: { readonly resourceVersion?: string; readonly annotations?: Readonly<Record<string, string>> };
+  };
+}
+
+/** Signals of the transport rather than the server's events: the watch was accepted, or bytes arrived. */
+export interface WatchSignal {
+  readonly type: 'OPEN' | 'PROGRESS';
+}
+
+/** What {@link ListerWatcher.watch} emits. `ERROR` events arrive as a {@link KubeApiError} error instead. */
+export type WatchMessage<T> = WatchObjectMessage<T> | WatchBookmarkMessage | WatchSignal;
+
+export type { KubeStatus };

@@ -1,0 +1,215 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { coreVersions, apiGroup, groupList, resourceList, versionInfo } from './discovery.js';
+import { failureStatus, forbiddenStatus, matchesFilter, unauthorizedStatus, type DelayRule, type FailureRule, type ForbidRule } from './faultRules.js';
+import { TestApiServerError } from './testApiServerError.js';
+import { badRequest, kubeStatus, pathNotFound, type KubeStatus } from './kubeStatus.js';
+import { serveList } from './listHandler.js';
+import { parseListOptions } from './listOptions.js';
+import { negotiate } from './negotiate.js';
+import { createObject, deleteObject, getObject, patchObject, replaceObject } from './objectHandlers.js';
+import type { MutableRequestLogEntry } from './requestLogEntry.js';
+import { routeResource, type ResourceRoute, type Route } from './route.js';
+import type { ServerContext } from './serverContext.js';
+import { jsonOf, metadataJsonOf, type StoredObject } from './storedObject.js';
+import { tableOf } from './table.js';
+import { serveWatch } from './watchHandler.js';
+
+/** Mutable fault state the control API edits and requests consume. @internal */
+export interface FaultState {
+  token: string | undefined;
+  readonly userName: string;
+  failures: { rule: FailureRule; left: number }[];
+  delays: { rule: DelayRule; left: number }[];
+  forbids: ForbidRule[];
+}
+
+const maxBodyBytes = 3 * 1024 * 1024;
+
+/** Serves one HTTP request: discovery, resources, with the faults applied first. @internal */
+export async function handleRequest(ctx: ServerContext, faults: FaultState, entry: MutableRequestLogEntry, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const url = new URL(req.url ?? '/', 'http://localhost');
+  const route = routeOf(ctx, req.method ?? 'GET', url, req.headers.host ?? '127.0.0.1');
+  if (route.kind === 'resource') {
+    entry.verb = route.verb;
+    entry.resource = route.collection.id;
+    entry.namespace = route.namespace;
+    entry.name = route.name;
+  }
+
+  const delay = take(faults.delays, (rule) => matchesFilter(rule, entry));
+  // Unref'd: the open request keeps the process alive, a closed server does not wait for it.
+  if (delay) await new Promise((resolve) => setTimeout(resolve, delay.ms).unref());
+  if (res.destroyed) return;
+
+  const resourceRoute = route.kind === 'resource' ? route : undefined;
+  const forbidden = (): KubeStatus =>
+    resourceRoute
+      ? forbiddenStatus(faults.userName, entry, resourceRoute.collection.resource.group, resourceRoute.collection.resource.plural, resourceRoute.subresource)
+      : kubeStatus(403, 'Forbidden', 'forbidden');
+  const failure = take(faults.failures, (rule) => matchesFilter(rule, entry));
+  if (failure) {
+    entry.injected = 'fail';
+    const headers: Record<string, string> = {};
+    if (failure.status === 429 || (failure.status === 503 && failure.retryAfterSeconds !== undefined)) headers['Retry-After'] = String(failure.retryAfterSeconds ?? 1);
+    return sendStatus(res, failureStatus(failure, entry.verb, entry.query['continue'] !== undefined, forbidden), headers);
+  }
+  if (faults.token !== undefined && req.headers.authorization !== `Bearer ${faults.token}`) {
+    entry.injected = 'unauthorized';
+    return sendStatus(res, unauthorizedStatus);
+  }
+  if (resourceRoute && faults.forbids.some((rule) => forbids(rule, resourceRoute))) {
+    entry.injected = 'forbidden';
+    return sendStatus(res, forbidden());
+  }
+
+  switch (route.kind) {
+    case 'discovery':
+      return sendJson(res, 200, JSON.stringify(route.body));
+    case 'openapi':
+      return sendOpenApi(res, req.headers.accept);
+    case 'notFound':
+      return sendStatus(res, pathNotFound());
+    case 'methodNotAllowed':
+      return sendStatus(res, kubeStatus(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource', {}));
+    case 'resource':
+      try {
+        await serveResource(ctx, route, url, req, res);
+      } catch (error) {
+        if (error instanceof TestApiServerError) return sendStatus(res, error.status);
+        throw error;
+      }
+  }
+}
+
+function routeOf(ctx: ServerContext, method: string, url: URL, host: string): Route {
+  const segments = url.pathname.split('/').filter((s) => s !== '').map(decodeURIComponent);
+  const collections = [...ctx.store.collections()];
+  const discovery = (body: unknown): Route => (body === undefined ? { kind: 'notFound' } : method === 'GET' ? { kind: 'discovery', body } : { kind: 'methodNotAllowed' });
+  const [root, a, b] = segments;
+  if (root === 'version' && segments.length === 1) return discovery(versionInfo());
+  if ((root === 'healthz' || root === 'readyz' || root === 'livez') && segments.length === 1) return discovery('ok');
+  if (root === 'openapi' && a === 'v2' && segments.length === 2) return { kind: 'openapi' };
+  if (root === 'api') {
+    if (segments.length === 1) return discovery(coreVersions(host));
+    if (a === 'v1' && segments.length === 2) return discovery(resourceList(collections, '', 'v1'));
+    if (a === 'v1') return routeResource(ctx.store, method, segments.slice(2), '', 'v1', url.searchParams);
+  }
+  if (root === 'apis') {
+    if (segments.length === 1) return discovery(groupList(collections));
+    if (a !== undefined && segments.length === 2) return discovery(apiGroup(collections, a));
+    if (a !== undefined && b !== undefined && segments.length === 3) return discovery(resourceList(collections, a, b));
+    if (a !== undefined && b !== undefined) return routeResource(ctx.store, method, segments.slice(3), a, b, url.searchParams);
+  }
+  return { kind: 'notFound' };
+}
+
+async function serveResource(ctx: ServerContext, route: ResourceRoute, url: URL, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const { collection, namespace, name } = route;
+  const target = { collection, namespace, name, subresource: route.subresource };
+  const accept = req.headers.accept;
+  const list = route.verb === 'list' || route.verb === 'deletecollection';
+  const representation = negotiate(accept, list);
+  if (representation === undefined) {
+    return sendStatus(res, kubeStatus(406, 'NotAcceptable', `only the following media types are accepted: application/json, application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1, application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1, application/json;as=Table;g=meta.k8s.io;v=v1`, {}));
+  }
+  const metadataOnly = representation === 'metadata';
+  const one = (stored: StoredObject, status = 200): void => {
+    if (representation === 'table') return sendJson(res, status, JSON.stringify(tableOf([stored], String(stored.rv), undefined, url.searchParams.get('includeObject'), true)), tableType);
+    sendJson(res, status, metadataOnly ? metadataJsonOf(stored) : jsonOf(stored), metadataOnly ? metadataType : undefined);
+  };
+  switch (route.verb) {
+    case 'list': {
+      const options = parseListOptions(url.searchParams, collection);
+      const result = serveList(ctx, collection, namespace, options, metadataOnly, representation === 'table' ? url.searchParams.get('includeObject') : undefined);
+      return sendJson(res, 200, result.body, representation === 'table' ? tableType : metadataOnly ? metadataListType : undefined);
+    }
+    case 'watch': {
+      const options = parseListOptions(url.searchParams, collection, name);
+      return serveWatch(ctx, res, collection, namespace, options, metadataOnly, representation === 'table' ? url.searchParams.get('includeObject') ?? 'Metadata' : undefined);
+    }
+    case 'get':
+      return one(getObject(ctx.store, target));
+    case 'create':
+      return one(createObject(ctx.store, target, await readJson(req)), 201);
+    case 'update':
+      return one(replaceObject(ctx.store, target, await readJson(req)));
+    case 'patch':
+      return one(patchObject(ctx.store, target, req.headers['content-type'], await readJson(req)));
+    case 'delete':
+      return one(deleteObject(ctx.store, target, await readJson(req, true)));
+    case 'deletecollection': {
+      const options = parseListOptions(url.searchParams, collection);
+      const doomed = [...ctx.store.objectsAt(collection, ctx.store.currentRV, namespace, undefined)].filter((s) => options.labels(s.object.metadata?.labels) && options.fields(s.object));
+      const deleted = doomed.map((s) => deleteObject(ctx.store, { ...target, namespace: s.namespace, name: s.object.metadata?.name }, undefined));
+      const items = deleted.map((s) => '{' + jsonOf(s).slice(collection.typePrefixLength)).join(',');
+      return sendJson(res, 200, `{"kind":"${collection.resource.kind}List","apiVersion":"${collection.apiVersion}","metadata":{"resourceVersion":"${ctx.store.currentRV}"},"items":[${items}]}`);
+    }
+  }
+}
+
+/**
+ * `/openapi/v2` with no definitions: kubectl downloads it to validate manifests and skips types it
+ * has no schema for. Served as protobuf (a gnostic Document with only `swagger: "2.0"`) when asked,
+ * which is how kubectl asks.
+ */
+function sendOpenApi(res: ServerResponse, accept: string | undefined): void {
+  if (accept?.includes('application/com.github.proto-openapi.spec.v2')) {
+    const body = Buffer.from([0x0a, 0x03, 0x32, 0x2e, 0x30]);
+    // The real server answers with ".v1.0" (Go's mime parser rejects the "@v1.0" clients ask for).
+    res.writeHead(200, { 'Content-Type': 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf', 'Content-Length': body.length });
+    res.end(body);
+    return;
+  }
+  sendJson(res, 200, JSON.stringify({ swagger: '2.0', info: { title: 'Kubernetes', version: 'v1.34.0' }, paths: {}, definitions: {} }));
+}
+
+const metadataType = 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1';
+const metadataListType = 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1';
+const tableType = 'application/json;as=Table;g=meta.k8s.io;v=v1';
+
+function forbids(rule: ForbidRule, route: ResourceRoute): boolean {
+  if (rule.verbs !== undefined && !rule.verbs.includes(route.verb)) return false;
+  if (rule.resource !== undefined && rule.resource !== route.collection.id) return false;
+  return rule.namespace === undefined || rule.namespace === route.namespace;
+}
+
+function take<R extends { count?: number }>(rules: { rule: R; left: number }[], matches: (rule: R) => boolean): R | undefined {
+  const index = rules.findIndex((r) => matches(r.rule));
+  if (index < 0) return undefined;
+  const found = rules[index]!;
+  found.left--;
+  if (found.left <= 0) rules.splice(index, 1);
+  return found.rule;
+}
+
+async function readJson(req: IncomingMessage, optional = false): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > maxBodyBytes) throw new TestApiServerError(kubeStatus(413, 'RequestEntityTooLarge', `Request entity too large: limit is ${maxBodyBytes}`));
+    chunks.push(chunk as Buffer);
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (text.trim() === '') {
+    if (optional) return undefined;
+    throw new TestApiServerError(badRequest('the request body is empty: expected a JSON object'));
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new TestApiServerError(badRequest(`the request body is not valid JSON: ${(error as Error).message}`));
+  }
+}
+
+/** Sends a JSON body with a status. @internal */
+export function sendJson(res: ServerResponse, status: number, body: string, contentType = 'application/json', headers: Record<string, string> = {}): void {
+  if (res.headersSent || res.destroyed) return;
+  res.writeHead(status, { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(body), 'Cache-Control': 'no-cache, private', ...headers });
+  res.end(body);
+}
+
+/** Sends a Status as the body of its `code`. @internal */
+export function sendStatus(res: ServerResponse, status: KubeStatus, headers: Record<string, string> = {}): void {
+  sendJson(res, status.code, JSON.stringify(status), 'application/json', headers);
+}

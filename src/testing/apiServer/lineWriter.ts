@@ -1,0 +1,96 @@
+import type { ServerResponse } from 'node:http';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+
+/**
+ * Writes watch lines to a chunked response. Lines sent in the same turn of the event loop go out
+ * as one chunk; when `splitBytes()` returns a size, the data goes out in pieces of that many bytes,
+ * one chunk per piece and one event-loop turn apart, so clients see lines split across chunks.
+ * A client that leaves more than 64 MiB unread has its watch ended.
+ *
+ * @internal
+ */
+export interface LineWriter {
+  send(line: string): void;
+  /** Sends what is queued, then ends the response cleanly. */
+  end(): void;
+  /** Sends what is queued plus `fragment` (e.g. half a line), then destroys the socket. */
+  breakOff(fragment: string, reset: boolean): void;
+}
+
+const maxBufferedBytes = 64 * 1024 * 1024;
+
+/** Creates a {@link LineWriter} over `res`. @internal */
+export function createLineWriter(res: ServerResponse, splitBytes: () => number | undefined): LineWriter {
+  let pending: string[] = [];
+  let scheduled = false;
+  let chain: Promise<void> = Promise.resolve();
+  let closed = false;
+
+  const take = (): string => {
+    const data = pending.join('');
+    pending = [];
+    return data;
+  };
+  const write = (data: string): void => {
+    if (data === '' || closed || res.destroyed) return;
+    if (res.writableLength > maxBufferedBytes) {
+      // A client this far behind is cut off, as the real server terminates unresponsive watchers.
+      closed = true;
+      void chain.then(() => res.end());
+      return;
+    }
+    const size = splitBytes();
+    if (size === undefined || size <= 0) {
+      chain = chain.then(() => {
+        if (!res.destroyed) res.write(data);
+      });
+      return;
+    }
+    chain = chain.then(async () => {
+      const bytes = Buffer.from(data);
+      for (let i = 0; i < bytes.length && !res.destroyed; i += size) {
+        res.write(bytes.subarray(i, i + size));
+        await nextTurn();
+      }
+    });
+  };
+  const flush = (): void => {
+    scheduled = false;
+    write(take());
+  };
+
+  return {
+    send(line) {
+      if (closed) return;
+      pending.push(line);
+      if (!scheduled) {
+        scheduled = true;
+        setImmediate(flush);
+      }
+    },
+    end() {
+      if (closed) return;
+      write(take());
+      closed = true;
+      void chain.then(() => {
+        if (!res.destroyed) res.end();
+      });
+    },
+    breakOff(fragment, reset) {
+      if (closed) return;
+      write(take() + fragment);
+      closed = true;
+      void chain.then(() => {
+        if (res.destroyed) return;
+        res.write('', () => {
+          // Give the kernel a moment to send the fragment before the connection goes away.
+          setTimeout(() => {
+            const socket = res.socket;
+            if (reset && socket && typeof socket.resetAndDestroy === 'function') socket.resetAndDestroy();
+            else socket?.destroy();
+          }, 10).unref();
+        });
+      });
+    },
+  };
+}

@@ -1,0 +1,162 @@
+import type { ServerResponse } from 'node:http';
+import type { ChangeEntry } from './changeLog.js';
+import { createLineWriter } from './lineWriter.js';
+import type { ListOptions } from './listOptions.js';
+import { tooLargeResourceVersion, tooOldResourceVersion, type KubeStatus } from './kubeStatus.js';
+import type { Collection } from './objectStore.js';
+import { jsonOf, metadataJsonOf, type StoredObject } from './storedObject.js';
+import type { OpenWatch, ServerContext } from './serverContext.js';
+import { tableOf } from './table.js';
+
+
+/** Annotation on the bookmark that ends the initial events of a streaming list. */
+export const initialEventsEndAnnotation = 'k8s.io/initial-events-end';
+
+/**
+ * Serves a WATCH: a 200 chunked stream of `{"type":…,"object":…}` lines. Replays the change log
+ * after `resourceVersion` (or sends the current objects as ADDED for "" / "0" / sendInitialEvents),
+ * then live changes; bookmarks on the cadence and before the timeout; in-stream ERROR 410 for a
+ * compacted resourceVersion. Selectors filter, turning updates that enter or leave the selection
+ * into ADDED / DELETED like the real server.
+ *
+ * @internal
+ */
+export function serveWatch(
+  ctx: ServerContext,
+  res: ServerResponse,
+  collection: Collection,
+  namespace: string | undefined,
+  options: ListOptions,
+  metadataOnly: boolean,
+  tableIncludeObject?: string,
+): void {
+  const { store, timing } = ctx;
+  const contentType =
+    tableIncludeObject !== undefined ? 'application/json;as=Table;g=meta.k8s.io;v=v1' : metadataOnly ? 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1' : 'application/json';
+  res.writeHead(200, { 'Content-Type': contentType, 'Cache-Control': 'no-cache, private' });
+  res.flushHeaders();
+  const writer = createLineWriter(res, () => ctx.splitBytes());
+  const timers: NodeJS.Timeout[] = [];
+  let finished = false;
+
+  let firstTable = true;
+  const objectJson = (stored: StoredObject): string => {
+    if (tableIncludeObject === undefined) return metadataOnly ? metadataJsonOf(stored) : jsonOf(stored);
+    // Like the real server, only the first Table of a watch carries the column definitions.
+    const table = tableOf([stored], String(stored.rv), undefined, tableIncludeObject, firstTable);
+    firstTable = false;
+    return JSON.stringify(table);
+  };
+  const matches = (stored: StoredObject | undefined): boolean =>
+    stored !== undefined &&
+    (namespace === undefined || stored.namespace === namespace) &&
+    options.labels(stored.object.metadata?.labels) &&
+    options.fields(stored.object);
+  const sendEvent = (type: string, json: string): void => writer.send(`{"type":"${type}","object":${json}}\n`);
+  const bookmarkJson = (rv: number, initialEventsEnd: boolean): string =>
+    JSON.stringify({
+      kind: metadataOnly ? 'PartialObjectMetadata' : collection.resource.kind,
+      apiVersion: metadataOnly ? 'meta.k8s.io/v1' : collection.apiVersion,
+      metadata: initialEventsEnd ? { resourceVersion: String(rv), annotations: { [initialEventsEndAnnotation]: 'true' } } : { resourceVersion: String(rv) },
+    });
+  const bookmark = (): void => {
+    if (options.allowWatchBookmarks && !finished) sendEvent('BOOKMARK', bookmarkJson(store.currentRV, false));
+  };
+
+  const onChange = (entry: ChangeEntry): void => {
+    if (namespace !== undefined && entry.object.namespace !== namespace) return;
+    const now = entry.type !== 'DELETED' && matches(entry.object);
+    const before = matches(entry.previous);
+    if (now && before) sendEvent('MODIFIED', objectJson(entry.object));
+    else if (now) sendEvent('ADDED', objectJson(entry.object));
+    else if (before) sendEvent('DELETED', objectJson(entry.type === 'DELETED' ? entry.object : movedOut(entry)));
+  };
+
+  const finish = (): void => {
+    if (finished) return;
+    finished = true;
+    for (const timer of timers) clearTimeout(timer);
+    collection.listeners.delete(onChange);
+    ctx.openWatches.delete(handle);
+    ctx.watchesChanged();
+  };
+  const handle: OpenWatch = {
+    collection: collection.id,
+    close() {
+      finish();
+      writer.end();
+    },
+    breakMidLine(reset) {
+      const line = `{"type":"BOOKMARK","object":${bookmarkJson(store.currentRV, false)}}\n`;
+      finish();
+      writer.breakOff(line.slice(0, line.length >> 1), reset);
+    },
+    writeRaw(text) {
+      writer.send(text);
+    },
+    fail(status) {
+      sendEvent('ERROR', JSON.stringify(status));
+      handle.close();
+    },
+  };
+  const fail = (status: KubeStatus): void => handle.fail(status);
+  ctx.openWatches.add(handle);
+  ctx.watchesChanged();
+  res.on('close', finish);
+
+  const goLive = (): void => {
+    if (finished) return;
+    collection.listeners.add(onChange);
+    // timeoutSeconds=0 (or absent) means the server's default, as in the real server.
+    const timeoutMs = (options.timeoutSeconds || timing.defaultWatchTimeoutSeconds) * 1000;
+    timers.push(setTimeout(() => handle.close(), timeoutMs));
+    if (options.allowWatchBookmarks) {
+      timers.push(setInterval(bookmark, timing.bookmarkIntervalMs));
+      if (timeoutMs > timing.bookmarkLeadMs) timers.push(setTimeout(bookmark, timeoutMs - timing.bookmarkLeadMs));
+    }
+  };
+  const sendCurrent = (): void => {
+    for (const stored of store.objectsAt(collection, store.currentRV, namespace, undefined)) {
+      if (matches(stored)) sendEvent('ADDED', objectJson(stored));
+    }
+  };
+  const start = (): void => {
+    const rv = options.resourceVersion;
+    if (options.sendInitialEvents) {
+      sendCurrent();
+      sendEvent('BOOKMARK', bookmarkJson(store.currentRV, true));
+      goLive();
+      return;
+    }
+    if (rv === undefined || rv === '' || rv === '0') {
+      if (!options.initialEventsDeclined) sendCurrent();
+      goLive();
+      return;
+    }
+    const from = Number(rv);
+    if (from < store.log.floor) return fail(tooOldResourceVersion(rv, String(store.log.floor + 1)));
+    for (const entry of store.log.since(from)) if (entry.collection === collection.id) onChange(entry);
+    goLive();
+  };
+
+  const requested = options.resourceVersion;
+  if (requested !== undefined && requested !== '' && requested !== '0' && Number(requested) > store.currentRV) {
+    // The real server waits a little for the RV to arrive, then fails the watch in-stream.
+    timers.push(
+      setTimeout(() => {
+        if (finished) return;
+        if (Number(requested) > store.currentRV) fail(tooLargeResourceVersion(requested, String(store.currentRV)));
+        else start();
+      }, timing.tooLargeResourceVersionWaitMs),
+    );
+    return;
+  }
+  start();
+}
+
+/** A DELETED for an object that left the selection carries its previous state at the new RV (as the cacher does). */
+function movedOut(entry: ChangeEntry): StoredObject {
+  const previous = entry.previous!;
+  const object = { ...previous.object, metadata: { ...previous.object.metadata, resourceVersion: String(entry.rv) } };
+  return { key: previous.key, namespace: previous.namespace, rv: entry.rv, object, json: undefined, metadataJson: undefined };
+}

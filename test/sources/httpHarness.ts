@@ -1,0 +1,68 @@
+import type { Subscription } from 'rxjs';
+import { listWatch } from '../../src/sources/listWatch.js';
+import type { ListWatchConfig } from '../../src/sources/listWatchConfig.js';
+import type { ListWatchResource } from '../../src/sources/listWatchResource.js';
+import type { ListWatchStatus } from '../../src/sources/listWatchStatus.js';
+import type { RawEvent } from '../../src/sources/rawEvent.js';
+import type { KubeObject } from '../../src/store/kubeObject.js';
+import type { TestApiServer } from '../../src/testing/index.js';
+import { summarize } from './collect.js';
+
+/** Fast backoff for wire tests (the bounds are tested on virtual time). */
+export const fastBackoff = { initialDelay: 20, maxDelay: 80 } as const;
+
+export interface Run {
+  readonly events: RawEvent<KubeObject>[];
+  readonly statuses: ListWatchStatus[];
+  /** `summarize()`d events. */
+  summary(): string[];
+  errors(): Error[];
+  error: Error | undefined;
+  completed: boolean;
+  readonly subscription: Subscription;
+}
+
+/** Subscribes a listWatch to the test server and records everything. */
+export function start(
+  server: TestApiServer,
+  resource: ListWatchResource,
+  config: ListWatchConfig<KubeObject> = {},
+): Run {
+  const events: RawEvent<KubeObject>[] = [];
+  const statuses: ListWatchStatus[] = [];
+  const run: Partial<Run> & { events: typeof events; statuses: typeof statuses } = {
+    events,
+    statuses,
+    completed: false,
+    summary: () => events.map(summarize),
+    errors: () => statuses.flatMap((s) => (s.type === 'ERROR' ? [s.error] : [])),
+  };
+  const subscription = listWatch(server.kubeConfig, resource, {
+    backoff: fastBackoff,
+    ...config,
+    onStatus: (s) => {
+      statuses.push(s);
+      config.onStatus?.(s);
+    },
+  }).subscribe({
+    next: (e) => events.push(e),
+    error: (e: Error) => {
+      run.error = e;
+    },
+    complete: () => {
+      run.completed = true;
+    },
+  });
+  return Object.assign(run, { subscription }) as Run;
+}
+
+/** Polls `condition` every 5 ms; rejects with `what` after `timeoutMs`. */
+export async function until(condition: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
