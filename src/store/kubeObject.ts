@@ -13,6 +13,11 @@ export interface ObjectMeta {
   readonly generation?: number;
   readonly labels?: Readonly<Record<string, string>>;
   readonly annotations?: Readonly<Record<string, string>>;
+  readonly finalizers?: readonly string[];
+  /** RFC 3339 text on the wire (typed `unknown` so client-node's `Date`-typed models still fit). */
+  readonly creationTimestamp?: unknown;
+  /** RFC 3339 text on the wire; set while finalizers hold a deleted object. */
+  readonly deletionTimestamp?: unknown;
 }
 
 /**

@@ -11,7 +11,6 @@ import { logEntryFor, type MutableRequestLogEntry, type RequestLogEntry } from '
 import { createRefusableListener } from './refusableListener.js';
 import { builtinResources, type ResourceType } from './resourceType.js';
 import type { OpenWatch, ServerContext } from './serverContext.js';
-import type { JsonObject } from './storedObject.js';
 import type { ControlWriteOptions, TestApiServer, TestApiServerConfig } from './testApiServer.js';
 
 /**
@@ -169,7 +168,7 @@ export async function createTestApiServer(config: TestApiServerConfig = {}): Pro
     delete: (resource, namespace, name, options) => deleteObject(store, target(resource, namespace, name), undefined, options).object,
     get(resource, namespace, name) {
       try {
-        return getObject(store, target(resource, namespace, name)).object;
+        return getObject(target(resource, namespace, name)).object;
       } catch (error) {
         if (error instanceof TestApiServerError && error.status.code === 404) return undefined;
         throw error;

@@ -128,7 +128,7 @@ async function serveResource(ctx: ServerContext, route: ResourceRoute, url: URL,
       return serveWatch(ctx, res, collection, namespace, options, metadataOnly, representation === 'table' ? url.searchParams.get('includeObject') ?? 'Metadata' : undefined);
     }
     case 'get':
-      return one(getObject(ctx.store, target));
+      return one(getObject(target));
     case 'create':
       return one(createObject(ctx.store, target, await readJson(req)), 201);
     case 'update':

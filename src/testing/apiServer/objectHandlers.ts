@@ -20,7 +20,7 @@ export interface WriteControl {
 }
 
 /** GET of one object. @internal */
-export function getObject(store: ObjectStore, target: ObjectTarget): StoredObject {
+export function getObject(target: ObjectTarget): StoredObject {
   const stored = target.collection.objects.get(keyIn(target.collection, target.namespace, target.name));
   if (!stored) throw notFound(target.collection, target.name);
   return stored;
@@ -53,7 +53,7 @@ export function createObject(store: ObjectStore, target: ObjectTarget, body: unk
  * is not written again (no new resourceVersion, no event).
  */
 export function replaceObject(store: ObjectStore, target: ObjectTarget, body: unknown, control?: WriteControl): StoredObject {
-  const current = getObject(store, target);
+  const current = getObject(target);
   const object = asObject(body, target.collection);
   const name = object.metadata?.name;
   if (name !== undefined && name !== target.name) throw new TestApiServerError(badRequest(`the name of the object (${name}) does not match the name on the URL (${target.name})`));
@@ -74,7 +74,7 @@ export function replaceObject(store: ObjectStore, target: ObjectTarget, body: un
  */
 export function patchObject(store: ObjectStore, target: ObjectTarget, contentType: string | undefined, body: unknown, control?: WriteControl): StoredObject {
   const type = (contentType ?? '').split(';')[0]!.trim();
-  const current = getObject(store, target);
+  const current = getObject(target);
   let patched: JsonObject;
   if (type === 'application/json-patch+json') {
     try {
@@ -112,7 +112,7 @@ export function patchObject(store: ObjectStore, target: ObjectTarget, contentTyp
  * DeleteOptions preconditions (`uid`, `resourceVersion`) are checked (409).
  */
 export function deleteObject(store: ObjectStore, target: ObjectTarget, body: unknown, control?: WriteControl): StoredObject {
-  const current = getObject(store, target);
+  const current = getObject(target);
   const preconditions = (body as { preconditions?: { uid?: string; resourceVersion?: string } } | undefined)?.preconditions;
   const meta = current.object.metadata ?? {};
   if (preconditions?.uid !== undefined && preconditions.uid !== meta.uid) {

@@ -1,7 +1,14 @@
-import type { KubeObject } from '../../store/kubeObject.js';
+import type { KubeObject, ObjectMeta } from '../../store/kubeObject.js';
 
-/** A JSON object as the server keeps it: `kind` and `apiVersion` first, then `metadata`, then the rest. */
-export type JsonObject = KubeObject & Record<string, unknown>;
+/**
+ * A JSON object as the server keeps it: `kind` and `apiVersion` first, then `metadata`, then the
+ * rest. Metadata may hold any field the API has (the informer's {@link ObjectMeta} names only
+ * what it reads).
+ */
+export type JsonObject = Omit<KubeObject, 'metadata'> & { readonly metadata?: ObjectMeta & { readonly [field: string]: unknown } } & Record<string, unknown>;
+
+/** A JSON merge patch (RFC 7386): any JSON object; `null` removes a field. */
+export type MergePatch = Record<string, unknown>;
 
 /**
  * One version of one object in the test server, with its serialisation cached so that a change

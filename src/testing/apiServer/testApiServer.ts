@@ -2,7 +2,7 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import type { DelayRule, FailureRule, ForbidRule } from './faultRules.js';
 import type { RequestLogEntry } from './requestLogEntry.js';
 import type { ResourceType } from './resourceType.js';
-import type { JsonObject } from './storedObject.js';
+import type { JsonObject, MergePatch } from './storedObject.js';
 
 /** Options of {@link createTestApiServer}. Every time is small-able so tests stay fast. */
 export interface TestApiServerConfig {
@@ -77,7 +77,7 @@ export interface TestApiServer {
   /** Replaces an object (409 if it carries a stale resourceVersion). */
   update(resource: string, object: JsonObject, options?: ControlWriteOptions): JsonObject;
   /** Merge-patches an object. */
-  patch(resource: string, namespace: string | undefined, name: string, patch: JsonObject, options?: ControlWriteOptions): JsonObject;
+  patch(resource: string, namespace: string | undefined, name: string, patch: MergePatch, options?: ControlWriteOptions): JsonObject;
   /** Deletes an object; returns its final state. */
   delete(resource: string, namespace: string | undefined, name: string, options?: ControlWriteOptions): JsonObject;
   /** The current object, or undefined. */
