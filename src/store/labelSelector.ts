@@ -3,7 +3,7 @@ import type { KubeObject } from './kubeObject.js';
 /** One requirement of a label selector, as `metav1.LabelSelectorRequirement` plus the equality forms. */
 export interface LabelRequirement {
   readonly key: string;
-  readonly operator: 'In' | 'NotIn' | 'Exists' | 'DoesNotExist';
+  readonly operator: 'In' | 'NotIn' | 'Exists' | 'DoesNotExist' | 'Gt' | 'Lt';
   readonly values: readonly string[];
 }
 
@@ -34,7 +34,7 @@ const VALUE = /^([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)?$/;
 /**
  * Parses label selector text as `kubectl -l` and the API server accept it:
  * `a=b`, `a==b`, `a!=b`, `a in (x,y)`, `a notin (x,y)`, `a` (exists), `!a` (does not exist),
- * joined by commas.
+ * `a>1`, `a<1` (integer comparisons), joined by commas.
  *
  * @throws {LabelSelectorError} naming the requirement that could not be parsed.
  */
@@ -80,9 +80,14 @@ function parseRequirement(selector: string, part: string): LabelRequirement {
     }
     return requirement(selector, set[1]!, set[2] === 'in' ? 'In' : 'NotIn', values);
   }
-  const equality = /^([^=!\s]+)\s*(==|=|!=)\s*([^=!\s]*)$/.exec(part);
+  const equality = /^([^=!<>\s]+)\s*(==|=|!=)\s*([^=!<>\s]*)$/.exec(part);
   if (equality) {
     return requirement(selector, equality[1]!, equality[2] === '!=' ? 'NotIn' : 'In', [equality[3]!]);
+  }
+  const comparison = /^([^=!<>\s]+)\s*([<>])\s*(\S*)$/.exec(part);
+  if (comparison) {
+    if (!/^-?\d+$/.test(comparison[3]!)) throw new LabelSelectorError(selector, `"${part}": the value of > and < must be an integer`);
+    return requirement(selector, comparison[1]!, comparison[2] === '>' ? 'Gt' : 'Lt', [comparison[3]!]);
   }
   if (part.startsWith('!')) return requirement(selector, part.slice(1).trim(), 'DoesNotExist', []);
   return requirement(selector, part, 'Exists', []);
@@ -90,6 +95,7 @@ function parseRequirement(selector: string, part: string): LabelRequirement {
 
 function requirement(selector: string, key: string, operator: LabelRequirement['operator'], values: string[]): LabelRequirement {
   if (!KEY.test(key)) throw new LabelSelectorError(selector, `invalid label key "${key}"`);
+  if (operator === 'Gt' || operator === 'Lt') return Object.freeze({ key, operator, values: Object.freeze(values) });
   for (const value of values) {
     if (value.length > 63 || !VALUE.test(value)) throw new LabelSelectorError(selector, `invalid label value "${value}" for key "${key}"`);
   }
@@ -106,7 +112,7 @@ export function labelSelectorFromSpec(spec: LabelSelectorSpec): LabelSelector {
   for (const [key, value] of Object.entries(spec.matchLabels ?? {})) requirements.push({ key, operator: 'In', values: [value] });
   for (const expression of spec.matchExpressions ?? []) {
     const { key, operator, values } = expression;
-    if (!['In', 'NotIn', 'Exists', 'DoesNotExist'].includes(operator)) {
+    if (!['In', 'NotIn', 'Exists', 'DoesNotExist', 'Gt', 'Lt'].includes(operator)) {
       throw new LabelSelectorError(JSON.stringify(spec), `unknown operator "${String(operator)}" for key "${key}"`);
     }
     if ((operator === 'In' || operator === 'NotIn') && values.length === 0) {
@@ -135,6 +141,13 @@ export function matchesLabels(selector: LabelSelector, labels: Readonly<Record<s
       case 'NotIn':
         if (present && values.includes(value!)) return false;
         break;
+      case 'Gt':
+      case 'Lt': {
+        if (!present || !/^-?\d+$/.test(value!)) return false;
+        const [actual, bound] = [Number.parseInt(value!, 10), Number.parseInt(values[0]!, 10)];
+        if (operator === 'Gt' ? !(actual > bound) : !(actual < bound)) return false;
+        break;
+      }
     }
   }
   return true;

@@ -23,6 +23,11 @@ const matrix: [selector: string, labels: Record<string, string>, expected: boole
   ['app=web,tier in (a,b),!legacy', { app: 'web', tier: 'a', legacy: 'y' }, false],
   ['example.com/team=core', { 'example.com/team': 'core' }, true],
   ['app=', { app: '' }, true],
+  ['replicas>2', { replicas: '3' }, true],
+  ['replicas>2', { replicas: '2' }, false],
+  ['replicas<2', { replicas: '-1' }, true],
+  ['replicas<2', { replicas: 'many' }, false],
+  ['replicas<2', {}, false],
 ];
 
 test('matching, table-driven (equality- and set-based)', (t) => {
@@ -45,6 +50,7 @@ test('invalid selectors name what is wrong', (t) => {
     ['-bad=x', /invalid label key "-bad"/],
     ['app=we b', /invalid label key|invalid label value/],
     ['app=' + 'x'.repeat(64), /invalid label value/],
+    ['replicas>x', /must be an integer/],
   ];
   for (const [selector, message] of bad) {
     const error = t.throws(() => parseLabelSelector(selector), { instanceOf: LabelSelectorError }, selector);
