@@ -1,41 +1,25 @@
 import test from 'ava';
-import type { RawEvent } from '../../src/sources/rawEvent.js';
+import { informer } from '../../src/informer.js';
+import { listWatch } from '../../src/sources/listWatch.js';
+import { byNamespace } from '../../src/store/indexFunc.js';
 import type { KubeObject } from '../../src/store/kubeObject.js';
 import { metaNamespaceKey } from '../../src/store/keyFunc.js';
+import type { Notification } from '../../src/store/notification.js';
+import type { Snapshot } from '../../src/store/snapshot.js';
 import { createTestApiServer, type TestApiServer } from '../../src/testing/index.js';
-import { start, until, sleep } from './httpHarness.js';
+import { fastBackoff, until, sleep } from './httpHarness.js';
 
-/** The smallest cache a RawEvent stream can drive: lists buffered and swapped in at LIST_DONE. */
-function miniStore(): { apply(e: RawEvent<KubeObject>): void; rvs(): Map<string, string> } {
-  let live = new Map<string, KubeObject>();
-  let buffer: Map<string, KubeObject> | undefined;
-  return {
-    apply(e) {
-      switch (e.type) {
-        case 'LIST_START':
-          buffer = new Map();
-          break;
-        case 'LIST_PAGE':
-          for (const o of e.items) buffer!.set(metaNamespaceKey(o), o);
-          break;
-        case 'LIST_DONE':
-          live = buffer!;
-          buffer = undefined;
-          break;
-        case 'ADDED':
-        case 'MODIFIED':
-          live.set(metaNamespaceKey(e.object), e.object);
-          break;
-        case 'DELETED':
-          live.delete(metaNamespaceKey(e.object));
-          break;
-        case 'BOOKMARK':
-          break;
-      }
-    },
-    rvs: () => new Map([...live].map(([k, o]) => [k, o.metadata?.resourceVersion ?? ''])),
-  };
+/** Replays notifications from empty: what a consumer that only listens to changes$ would hold. */
+function replay(changes: readonly Notification<KubeObject>[]): Map<string, string> {
+  const state = new Map<string, string>();
+  for (const change of changes) {
+    if (change.type === 'delete') state.delete(change.key);
+    else state.set(change.key, change.object.metadata?.resourceVersion ?? '');
+  }
+  return state;
 }
+
+const snapshotRVs = (snapshot: Snapshot<KubeObject>): Map<string, string> => new Map([...snapshot.entries()].map(([k, o]) => [k, o.metadata?.resourceVersion ?? '']));
 
 const serverRVs = (server: TestApiServer): Map<string, string> =>
   new Map(server.list('configmaps').map((o) => [metaNamespaceKey(o as KubeObject), (o as KubeObject).metadata?.resourceVersion ?? '']));
@@ -50,18 +34,21 @@ function churn(server: TestApiServer, broadcast = true): void {
   if (names[1]) server.delete('configmaps', 'default', names[1], { broadcast });
 }
 
-test('a cache driven by listWatch converges to the server state after every fault the server can inject', async (t) => {
+test('an informer over listWatch converges to the server state after every fault the server can inject', async (t) => {
   const server = await createTestApiServer({ bookmarkIntervalMs: 50 });
   try {
     server.seed('configmaps', Array.from({ length: 50 }, (_, i) => ({ metadata: { name: `seed-${i}`, namespace: 'default' } })));
-    const store = miniStore();
-    const run = start(server, { version: 'v1', plural: 'configmaps' }, { pageSize: 7 });
+    const configMaps = informer(listWatch(server.kubeConfig, { version: 'v1', plural: 'configmaps' }, { pageSize: 7, backoff: fastBackoff }), {
+      indexers: { namespace: byNamespace },
+    });
+    const changes: Notification<KubeObject>[] = [];
+    const errors: unknown[] = [];
+    const subscription = configMaps.changes$.subscribe({ next: (c) => changes.push(c), error: (e) => errors.push(e) });
+    const run = { subscription };
     const converged = async (fault: string): Promise<void> => {
-      await until(() => {
-        for (const e of run.events.splice(0)) store.apply(e);
-        return same(store.rvs(), serverRVs(server)) && server.openWatchCount === 1;
-      }, `convergence after ${fault}`);
-      t.pass(fault);
+      await until(() => same(snapshotRVs(configMaps.snapshot), serverRVs(server)) && server.openWatchCount === 1, `convergence after ${fault}`);
+      t.true(same(replay(changes), serverRVs(server)), `replaying the notifications reproduces the snapshot after ${fault}`);
+      t.deepEqual([...configMaps.snapshot.indexKeys('namespace', 'default')], [...serverRVs(server).keys()].sort(), `the index is rebuilt after ${fault}`);
     };
     try {
       await converged('the initial paginated list');
@@ -102,10 +89,12 @@ test('a cache driven by listWatch converges to the server state after every faul
       server.closeWatches();
       churn(server);
       await converged('internal errors');
+      t.true(configMaps.snapshot.synced);
     } finally {
       run.subscription.unsubscribe();
     }
-    t.is(run.error, undefined);
+    t.deepEqual(errors, []);
+    t.is(configMaps.snapshot.size, 0, 'the cache is dropped with the last subscriber');
   } finally {
     await server.close();
   }
