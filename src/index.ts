@@ -1,6 +1,12 @@
 /* Informer */
 export type { Informer, InformerOptions, InformerError, ResourceEventHandler, HandlerOptions } from './informer.js';
-export { informer, HandlerError } from './informer.js';
+export { informer, HandlerError, HookError } from './informer.js';
+
+/* Informer factory and metrics */
+export type { InformerFactory, InformerFactoryDefaults, SharedInformer, SharedInformerOptions } from './informerFactory.js';
+export { informerFactory } from './informerFactory.js';
+export type { InformerMetrics, InformerMetricsCollector } from './metrics/informerMetrics.js';
+export { informerMetrics } from './metrics/informerMetrics.js';
 
 /* Operators */
 export type { ToDeltasConfig } from './operators/toDeltas.js';

@@ -46,6 +46,11 @@ export interface InformerOptions<T extends KubeObject> {
   readonly graceMs?: number;
   /** Time source for resync and the grace period; `asyncScheduler` by default. */
   readonly scheduler?: SchedulerLike;
+  /**
+   * Called with every applied batch before any subscriber sees it, once however many subscribers
+   * there are (for metrics). A throw is reported on `errors$`.
+   */
+  readonly onUpdate?: (update: StoreUpdate<T>) => void;
 }
 
 /** Callbacks in client-go / client-node style; every one is optional. */
@@ -78,8 +83,19 @@ export class HandlerError extends Error {
   }
 }
 
+/** An informer hook (such as `onUpdate`) threw; the informer goes on. */
+export class HookError extends Error {
+  override readonly name = 'HookError';
+  constructor(
+    readonly hook: string,
+    options: { cause: unknown },
+  ) {
+    super(`[informer] ${hook} threw: ${options.cause instanceof Error ? options.cause.message : String(options.cause)}`, options);
+  }
+}
+
 /** A problem the informer reported and survived. */
-export type InformerError = InvalidObjectError | IndexFuncError | HandlerError;
+export type InformerError = InvalidObjectError | IndexFuncError | HandlerError | HookError;
 
 /**
  * A shared, cached view of one collection. Every stream shares one subscription to the source.
@@ -153,7 +169,7 @@ export interface Informer<T extends KubeObject> {
  * @returns the shared streams and accessors.
  */
 export function informer<T extends KubeObject>(source$: Observable<RawEvent<T>>, options: InformerOptions<T> = {}): Informer<T> {
-  const { keyFunc, indexers = {}, resyncMs = 0, buffer, graceMs = 0, scheduler } = options;
+  const { keyFunc, indexers = {}, resyncMs = 0, buffer, graceMs = 0, scheduler, onUpdate } = options;
   if (!(graceMs >= 0)) throw new TypeError(`[informer] graceMs must be >= 0, got ${String(graceMs)}`);
   const errors = new Subject<InformerError>();
   const empty = emptySnapshot<T>(Object.keys(indexers));
@@ -175,6 +191,13 @@ export function informer<T extends KubeObject>(source$: Observable<RawEvent<T>>,
       tap((update) => {
         latest = update.snapshot;
         for (const error of update.errors) errors.next(error);
+        if (onUpdate !== undefined) {
+          try {
+            onUpdate(update);
+          } catch (cause) {
+            errors.next(new HookError('onUpdate', { cause }));
+          }
+        }
       }),
       finalize(() => (latest = undefined)),
     ),
