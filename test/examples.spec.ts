@@ -8,8 +8,8 @@ import { createTestApiServer } from '../src/testing/index.js';
 const root = new URL('../', import.meta.url);
 
 /** Runs an example with tsx, collecting stdout lines; resolves once `until` matches the output so far. */
-function runExample(file: string, env: Record<string, string>, until: (lines: string[]) => boolean) {
-  const child = spawn(process.execPath, ['--import=tsx', file], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+function runExample(file: string, env: Record<string, string>, until: (lines: string[]) => boolean, args: string[] = []) {
+  const child = spawn(process.execPath, ['--import=tsx', file, ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const lines: string[] = [];
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
@@ -54,4 +54,98 @@ test('the README kubeconfig example watches ConfigMaps from the server $KUBECONF
     await server.close();
     await rm(dir, { recursive: true, force: true });
   }
+});
+
+/** A server with pods (one pending, one on a missing node), nodes and labelled ConfigMaps, and a kubeconfig for it. */
+async function exampleCluster() {
+  const server = await createTestApiServer();
+  const dir = await mkdtemp(join(tmpdir(), 'rx-informer-examples-'));
+  for (const node of ['node-a', 'node-b']) server.create('nodes', { metadata: { name: node } });
+  const pod = (namespace: string, name: string, nodeName: string | undefined, phase: string) =>
+    server.create('pods', { metadata: { name, namespace }, spec: { ...(nodeName ? { nodeName } : {}), containers: [{ name: 'c', image: 'nginx' }] }, status: { phase } });
+  pod('web', 'web-1', 'node-a', 'Running');
+  pod('web', 'web-2', 'node-a', 'Running');
+  pod('db', 'db-1', 'node-b', 'Running');
+  pod('db', 'db-2', undefined, 'Pending');
+  pod('web', 'web-3', 'ghost', 'Running');
+  server.create('configmaps', { metadata: { name: 'front', namespace: 'default', labels: { app: 'web', tier: 'front' } } });
+  server.create('configmaps', { metadata: { name: 'back', namespace: 'default', labels: { app: 'web', tier: 'back' } } });
+  server.create('configmaps', { metadata: { name: 'other', namespace: 'default', labels: { app: 'db' } } });
+  const kubeconfig = join(dir, 'config');
+  await server.writeKubeConfig(kubeconfig);
+  return {
+    server,
+    env: { KUBECONFIG: kubeconfig },
+    async close() {
+      await server.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+const waitForLine = (lines: string[], wanted: string, timeoutMs = 10_000) =>
+  new Promise<void>((resolve, reject) => {
+    const check = setInterval(() => lines.includes(wanted) && (clearInterval(check), clearTimeout(timer), resolve()), 10);
+    const timer = setTimeout(() => (clearInterval(check), reject(new Error(`no line "${wanted}" in: ${lines.join(' | ')}`))), timeoutMs);
+  });
+
+test('examples/podController.ts reports the pending pod and the pod on a missing node, and follows node changes', async (t) => {
+  const cluster = await exampleCluster();
+  try {
+    const run = runExample('examples/podController.ts', cluster.env, (lines) => lines.includes('db/db-2: pending') && lines.includes('web/web-3: bound to missing node ghost'));
+    await run.done;
+    t.is(run.lines[0], 'synced: 5 pods on 2 nodes');
+    cluster.server.delete('nodes', undefined, 'node-b');
+    await waitForLine(run.lines, 'db/db-1: bound to missing node node-b');
+    run.child.kill();
+    t.false(run.lines.some((line) => line.startsWith('web/web-1')), 'healthy pods are not reported');
+  } finally {
+    await cluster.close();
+  }
+});
+
+test('examples/indexByNode.ts prints pods per node from the index', async (t) => {
+  const cluster = await exampleCluster();
+  try {
+    const run = runExample('examples/indexByNode.ts', cluster.env, (lines) => lines.includes('  node-b: 1'));
+    await run.done;
+    run.child.kill();
+    t.deepEqual(run.lines.slice(1, 5), ['  (unscheduled): 1', '  ghost: 1', '  node-a: 2', '  node-b: 1']);
+  } finally {
+    await cluster.close();
+  }
+});
+
+test('examples/snapshotSummary.ts renders the snapshot and follows changes', async (t) => {
+  const cluster = await exampleCluster();
+  try {
+    const run = runExample('examples/snapshotSummary.ts', cluster.env, (lines) => lines.includes('5 pods in 2 namespaces: Pending=1 Running=4'));
+    await run.done;
+    cluster.server.patch('pods', 'db', 'db-2', { status: { phase: 'Running' } });
+    await waitForLine(run.lines, '5 pods in 2 namespaces: Running=5');
+    run.child.kill();
+    t.pass();
+  } finally {
+    await cluster.close();
+  }
+});
+
+test('examples/labelSelectorView.ts filters on the server and again on the snapshot', async (t) => {
+  const cluster = await exampleCluster();
+  try {
+    const done = 'add default/front: 2 match "app=web", 1 of them also "tier in (front)"';
+    const run = runExample('examples/labelSelectorView.ts', cluster.env, (lines) => lines.includes(done), ['app=web', 'tier in (front)']);
+    await run.done;
+    cluster.server.create('configmaps', { metadata: { name: 'front-2', namespace: 'default', labels: { app: 'web', tier: 'front' } } });
+    await waitForLine(run.lines, 'add default/front-2: 3 match "app=web", 2 of them also "tier in (front)"');
+    run.child.kill();
+    t.false(run.lines.some((line) => line.includes('default/other')), 'the server never sent the non-matching ConfigMap');
+  } finally {
+    await cluster.close();
+  }
+});
+
+test('examples/marbleTest.ts passes', async (t) => {
+  const run = runExample('examples/marbleTest.ts', {}, (lines) => lines.includes('marble test passed'));
+  t.deepEqual(await run.done, ['marble test passed']);
 });
