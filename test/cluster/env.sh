@@ -249,6 +249,15 @@ on_exit() {
   if ((STOP_ON_EXIT)); then cmd_stop || true; fi
 }
 trap on_exit EXIT
+RUN_CHILD=
+on_signal() { # $1 = exit status
+  log "interrupted"
+  if [[ -n $RUN_CHILD ]]; then kill -TERM "$RUN_CHILD" 2>/dev/null || true; wait "$RUN_CHILD" 2>/dev/null || true; fi
+  exit "$1"
+}
+trap 'on_signal 130' INT
+trap 'on_signal 143' TERM
+trap 'on_signal 129' HUP
 
 cmd_start() {
   no_e2e start
@@ -284,7 +293,12 @@ cmd_run() { # start, run "$@" with the cluster's variables exported, always stop
   cmd_start >/dev/null
   local rc=0 line
   while IFS= read -r line; do export "${line?}"; done < <(cmd_env)
-  "$@" || rc=$?
+  # In the background so that a TERM/INT to this script is handled at once (bash defers traps
+  # while a foreground child runs): the child is signalled, then on_exit stops the cluster.
+  "$@" &
+  RUN_CHILD=$!
+  wait "$RUN_CHILD" || rc=$?
+  RUN_CHILD=
   log "command exited with $rc"
   return "$rc"
 }
