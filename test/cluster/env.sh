@@ -17,15 +17,17 @@
 #                      revision. Only watches/lists served from etcd see it: the watch cache keeps
 #                      serving old RVs (use EXTRA_APISERVER_FLAGS=--watch-cache-sizes=configmaps#0)
 #   pause-etcd/resume-etcd   SIGSTOP/SIGCONT etcd
-#   run -- CMD...      start, run CMD with KUBECONFIG/CLUSTER_* exported, stop (always); exit with CMD's status
+#   run -- CMD...      start, run CMD with KUBECONFIG/CLUSTER_* exported, stop (always); exit with CMD's status.
+#                      With KUBECONFIG_E2E set: only runs CMD with KUBECONFIG=$KUBECONFIG_E2E.
 #   env                print shell assignments (KUBECONFIG, ports, cert paths) for `eval`
 #   gomod-replaces VER print the staging `replace` block for k8s.io/kubernetes VER
 #
 # Environment:
-#   KUBECONFIG_E2E=/path   use an existing cluster instead (e.g. kind): the end-to-end suite then reads
-#                          that kubeconfig and neither `build` nor `start` is needed; fault-injection
-#                          commands are not available then. Every command except build/gomod-replaces
-#                          refuses to run while it is set, so a test cannot restart the wrong cluster.
+#   KUBECONFIG_E2E=/path   use an existing cluster instead (e.g. kind): neither `build` nor `start` is
+#                          needed, `run -- CMD` just runs CMD with KUBECONFIG=/path, and the suite
+#                          should skip its fault cases (CLUSTER_API_URL is then unset). Every other
+#                          command except build/gomod-replaces refuses to run while it is set, so a
+#                          test cannot restart or compact the wrong cluster.
 #   CLUSTER_WORK           state dir (certs, logs, pids, etcd data, kubeconfig); default <repo>/.cluster/work
 #   CLUSTER_BIN_CACHE      where built binaries are kept, keyed by inputs; default ~/.cache/rx-informer-cluster
 #                          (outside the checkout so CI's fresh clones on this machine reuse them)
@@ -287,8 +289,12 @@ cmd_start() {
 }
 
 cmd_run() { # start, run "$@" with the cluster's variables exported, always stop; exit with "$@"'s status
-  no_e2e run
   [[ $# -gt 0 ]] || die "usage: env.sh run -- command [args...]"
+  if [[ -n ${KUBECONFIG_E2E:-} ]]; then
+    [[ -r $KUBECONFIG_E2E ]] || die "KUBECONFIG_E2E=$KUBECONFIG_E2E is not a readable file"
+    log "KUBECONFIG_E2E is set: running against that cluster; nothing is built, started or stopped"
+    KUBECONFIG=$KUBECONFIG_E2E exec "$@"
+  fi
   STOP_ON_EXIT=1
   cmd_start >/dev/null
   local rc=0 line

@@ -8,6 +8,7 @@
 set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ENV=$HERE/env.sh
+[[ -z ${KUBECONFIG_E2E:-} ]] || { echo "smoke.sh checks the local control plane and its fault commands; unset KUBECONFIG_E2E" >&2; exit 2; }
 : "${CLUSTER_API_URL:?run me through: env.sh run -- bash $0}"
 PKI=$(dirname "$CLUSTER_CA")
 ADMIN=(-sS -N --max-time 30 --cacert "$CLUSTER_CA" --cert "$PKI/admin.crt" --key "$PKI/admin.key")
