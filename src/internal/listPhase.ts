@@ -5,7 +5,8 @@ import type { ReflectorRuntime } from './reflectorRuntime.js';
 
 /** R1/R2: a LIST cycle at `relistResourceVersion()`, paging as client-go decides. */
 export function listPhase<T>(rt: ReflectorRuntime<T>): void {
-  const rv = rt.rvUnavailable ? '' : rt.lastSyncRV === '' ? '0' : rt.lastSyncRV;
+  const first = rt.config.listSemantic === 'mostRecent' ? '' : '0';
+  const rv = rt.rvUnavailable ? '' : rt.lastSyncRV === '' ? first : rt.lastSyncRV;
   const paged = rt.config.pageSize !== undefined || rt.paginatedResult || rv === '' || rv === '0';
   listFrom(rt, paged ? { resourceVersion: rv, limit: rt.pageSize } : { resourceVersion: rv }, false);
 }

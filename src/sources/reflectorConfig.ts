@@ -29,6 +29,13 @@ export interface ReflectorConfig<T> {
    * specific resourceVersion (R2).
    */
   readonly pageSize?: number;
+  /**
+   * What the first list asks for (kube-rs `ListSemantic`). `'any'` (default, client-go):
+   * `resourceVersion=0`, which the API server may serve from its watch cache, possibly in one page
+   * whatever the limit. `'mostRecent'`: `resourceVersion=""`, a consistent read that is always paged.
+   * Relists after a failure use the last synced resourceVersion either way (R2).
+   */
+  readonly listSemantic?: 'any' | 'mostRecent';
   /** Use a streaming list (`sendInitialEvents=true`, R11) instead of LIST; falls back to LIST on errors. */
   readonly streamingList?: boolean;
   /**

@@ -81,7 +81,8 @@ build_one() { # name module-dir package ldflags
 }
 
 cmd_build() {
-  command -v go >/dev/null || die "go not found on PATH"
+  if ! command -v go >/dev/null && [ -x /usr/local/go/bin/go ]; then PATH="/usr/local/go/bin:$PATH"; fi
+  command -v go >/dev/null || die "go not found on PATH (nor in /usr/local/go/bin)"
   local kv ev minor ldf p
   kv=$(gomod_version "$HERE/kube-apiserver" k8s.io/kubernetes)
   ev=$(gomod_version "$HERE/etcd" go.etcd.io/etcd/server/v3)

@@ -126,6 +126,19 @@ test('R2/R8: after a watch error, backoff then relist at the last synced RV with
   t.is(o.pending, 0);
 });
 
+test('listSemantic mostRecent: the first LIST is a paged consistent read (RV ""), relists still use the last synced RV', (t) => {
+  const o = scenario(
+    t,
+    (cold) => ({
+      lists: [cold('-(a|)', { a: page([], '10') }), cold('-(a|)', { a: page([], '12') })],
+      watches: [cold('-#', {}, apiError('watch', 500))],
+    }),
+    2000,
+    { listSemantic: 'mostRecent' },
+  );
+  t.deepEqual(lists(o.seen).map((s) => s.request), [{ resourceVersion: '', limit: 500 }, { resourceVersion: '10' }]);
+});
+
 test('R2: paging stays on for relists when pageSize was set explicitly', (t) => {
   const o = scenario(
     t,
