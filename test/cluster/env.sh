@@ -95,7 +95,8 @@ cmd_build() {
   done
   build_one etcd "$HERE/etcd" go.etcd.io/etcd/server/v3 "-s -w -X go.etcd.io/etcd/api/v3/version.GitSHA=$ev"
   build_one kube-apiserver "$HERE/kube-apiserver" k8s.io/kubernetes/cmd/kube-apiserver "$ldf"
-  "$BIN/etcd" --version | head -1 >&2
+  # Not `| head -1`: under pipefail, etcd's next line can hit a closed pipe (SIGPIPE, exit 141).
+  "$BIN/etcd" --version | sed -n 1p >&2
   "$BIN/kube-apiserver" --version >&2
 }
 
