@@ -1,5 +1,6 @@
 /* Minimal loopback HTTP client for the test API server's tests: plain requests and watch streams. */
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { createTestApiServer, type TestApiServer, type TestApiServerConfig } from '../../src/testing/index.js';
 
 export interface Reply {
   readonly status: number;
@@ -144,3 +145,13 @@ export function configMap(namespace: string, name: string, labels?: Record<strin
 }
 
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** Runs `run` against a fresh test API server, closing it afterwards whatever happens. */
+export async function withServer(run: (server: TestApiServer) => Promise<void>, config: TestApiServerConfig = {}): Promise<void> {
+  const server = await createTestApiServer(config);
+  try {
+    await run(server);
+  } finally {
+    await server.close();
+  }
+}

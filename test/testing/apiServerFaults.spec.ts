@@ -1,16 +1,8 @@
 import test from 'ava';
 import { request } from 'node:http';
-import { createTestApiServer, type TestApiServer, type TestApiServerConfig } from '../../src/testing/index.js';
-import { call, configMap, openWatch, sleep } from './apiServerClient.js';
+import { createTestApiServer, type TestApiServer } from '../../src/testing/index.js';
+import { call, configMap, openWatch, sleep, withServer } from './apiServerClient.js';
 
-async function withServer(run: (server: TestApiServer) => Promise<void>, config: TestApiServerConfig = {}): Promise<void> {
-  const server = await createTestApiServer(config);
-  try {
-    await run(server);
-  } finally {
-    await server.close();
-  }
-}
 
 const watchUrl = (server: TestApiServer) => `${server.url}/api/v1/configmaps?watch=true&resourceVersion=${server.resourceVersion}`;
 

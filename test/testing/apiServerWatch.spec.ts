@@ -1,15 +1,7 @@
 import test from 'ava';
-import { createTestApiServer, initialEventsEndAnnotation, type TestApiServer, type TestApiServerConfig } from '../../src/testing/index.js';
-import { configMap, openWatch, sleep } from './apiServerClient.js';
+import { initialEventsEndAnnotation } from '../../src/testing/index.js';
+import { configMap, openWatch, sleep, withServer } from './apiServerClient.js';
 
-async function withServer(run: (server: TestApiServer) => Promise<void>, config: TestApiServerConfig = {}): Promise<void> {
-  const server = await createTestApiServer(config);
-  try {
-    await run(server);
-  } finally {
-    await server.close();
-  }
-}
 
 const summary = (events: readonly { type: string; object: any }[]) =>
   events.map((e) => `${e.type} ${e.object?.metadata?.name ?? ''}@${e.object?.metadata?.resourceVersion ?? e.object?.code ?? ''}`.trim());

@@ -1,15 +1,7 @@
 import test from 'ava';
-import { createTestApiServer, TestApiServerError, type TestApiServer, type TestApiServerConfig } from '../../src/testing/index.js';
-import { call, configMap, openWatch } from './apiServerClient.js';
+import { TestApiServerError } from '../../src/testing/index.js';
+import { call, configMap, openWatch, withServer } from './apiServerClient.js';
 
-async function withServer(run: (server: TestApiServer) => Promise<void>, config: TestApiServerConfig = {}): Promise<void> {
-  const server = await createTestApiServer(config);
-  try {
-    await run(server);
-  } finally {
-    await server.close();
-  }
-}
 
 test('POST creates (201) with server-owned metadata and a new global RV; duplicates are 409 AlreadyExists', async (t) => {
   await withServer(async (server) => {
