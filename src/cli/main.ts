@@ -40,7 +40,7 @@ async function main(argv: readonly string[]): Promise<number> {
     }
     const { loadKubeConfig } = await import('./loadKubeConfig.js');
     const { runWatch } = await import('./runWatch.js');
-    const kubeConfig = loadKubeConfig({
+    const kubeConfig = await loadKubeConfig({
       ...(command.kubeconfig !== undefined ? { path: command.kubeconfig } : {}),
       ...(command.context !== undefined ? { context: command.context } : {}),
     });

@@ -62,7 +62,7 @@ export function renderScreen(state: WatchState, snapshot: Snapshot<KubeObject>, 
   const room = height - lines.length - 2; // header + footer
   if (room < 1) return lines.slice(0, height);
   const rows = tableRows(snapshot, { columns: config.columns, namespaceColumn: config.namespaceColumn, now, limit: room, recent: state.recent });
-  const table = renderTable({ headers: tableHeaders(config.columns, config.namespaceColumn), rows, width, color });
+  const table = renderTable({ headers: tableHeaders(config.columns, config.namespaceColumn), rows, width, color, markColumn: true });
   lines.push(c.bold(table[0]!), ...table.slice(1));
   const footer = snapshot.size === 0 && rows.length === 0
     ? (snapshot.synced ? `no ${config.plural}` : '')

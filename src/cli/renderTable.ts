@@ -13,17 +13,21 @@ export interface RenderTableConfig {
   readonly rows: readonly TableRow[];
   /** Terminal width in columns; no line is longer. */
   readonly width: number;
-  /** Colour the marks with ANSI escapes (a live terminal); otherwise marks are ignored. */
+  /** Colour marked rows with ANSI escapes (a live terminal). */
   readonly color?: boolean;
+  /** Start every line with a two-character mark column: `+ ` added, `~ ` updated, `- ` deleted. */
+  readonly markColumn?: boolean;
 }
 
 const gap = '   ';
 const markColors: Record<Exclude<RowMark, undefined>, string> = { added: '\x1b[32m', updated: '\x1b[33m', deleted: '\x1b[31;9m' };
+const markSigns: Record<Exclude<RowMark, undefined>, string> = { added: '+ ', updated: '~ ', deleted: '- ' };
 
 /**
  * Lays out a kubectl-style table: upper-case headers, columns padded to their widest cell and
  * separated by three spaces. When the table is wider than `width`, the widest columns give up
- * room first and their cells end with `…`; no line exceeds `width`.
+ * room first and their cells end with `…`; no line exceeds `width`. Marked rows (recent changes)
+ * can be coloured and/or flagged in a leading mark column.
  *
  * ## Example
  * ```ts
@@ -35,7 +39,8 @@ const markColors: Record<Exclude<RowMark, undefined>, string> = { added: '\x1b[3
  * @returns the lines, header first, without trailing spaces or newlines.
  */
 export function renderTable(config: RenderTableConfig): string[] {
-  const { headers, rows, width, color = false } = config;
+  const { headers, rows, color = false, markColumn = false } = config;
+  const width = config.width - (markColumn ? 2 : 0);
   const widths = headers.map((header, i) => rows.reduce((max, row) => Math.max(max, (row.cells[i] ?? '').length), header.length));
   const total = (): number => widths.reduce((sum, w) => sum + w, 0) + gap.length * Math.max(0, widths.length - 1);
   while (total() > width) {
@@ -45,10 +50,11 @@ export function renderTable(config: RenderTableConfig): string[] {
   }
   const line = (cells: readonly string[]): string =>
     clip(widths.map((w, i) => fit(cells[i] ?? '', w, i === widths.length - 1)).join(gap).trimEnd(), width);
+  const sign = (mark: RowMark): string => (markColumn ? (mark ? markSigns[mark] : '  ') : '');
   return [
-    line(headers),
+    sign(undefined) + line(headers),
     ...rows.map((row) => {
-      const text = line(row.cells);
+      const text = sign(row.mark) + line(row.cells);
       return color && row.mark ? `${markColors[row.mark]}${text}\x1b[0m` : text;
     }),
   ];
