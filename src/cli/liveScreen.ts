@@ -38,7 +38,7 @@ export function createLiveScreen(out: CliOutput, onResize?: () => void): LiveScr
   out.on?.('resize', resized);
   process.once('exit', atExit);
   const screen: LiveScreen = {
-    size: () => ({ width: Math.max(20, out.columns ?? 80), height: Math.max(5, out.rows ?? 24) }),
+    size: () => ({ width: Math.max(20, out.columns || 80), height: Math.max(5, out.rows || 24) }),
     draw(lines) {
       if (!open) return;
       const { height } = screen.size();

@@ -174,7 +174,7 @@ export async function runWatch(config: RunWatchConfig): Promise<number> {
     cleanUp();
     if (exitCode === 0 && mode !== 'json') {
       // After the live view is gone, its last state stays on the terminal as a short summary.
-      const width = mode === 'live' ? Math.max(20, stdout.columns ?? 80) : Infinity;
+      const width = mode === 'live' ? Math.max(20, stdout.columns || 80) : Infinity;
       const fit = (line: string): string => (line.length > width ? `${line.slice(0, width - 1)}…` : line);
       const summary = [statusLine(state, snapshot, resource.plural, Date.now()), ...config.indexes.map((i) => formatIndexSummary(indexSummary(snapshot, i.name, 10), width))];
       for (const line of summary) (mode === 'live' ? stdout.write(`${fit(line)}\n`) : log(line));
