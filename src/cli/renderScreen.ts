@@ -44,7 +44,8 @@ const paint = (code: string, s: string): string => `\x1b[${code}m${s}\x1b[0m`;
 export function renderScreen(state: WatchState, snapshot: Snapshot<KubeObject>, config: ScreenConfig): string[] {
   const { width, height, now, color = true } = config;
   const c = color ? { bold, dim, paint } : { bold: id, dim: id, paint: (_: string, s: string) => s };
-  const fit = (s: string): string => (s.length > width ? `${s.slice(0, Math.max(0, width - 1))}…` : s);
+  const fitTo = (s: string, w: number): string => (s.length > w ? `${s.slice(0, Math.max(0, w - 1))}…` : s);
+  const fit = (s: string): string => fitTo(s, width);
   const clock = new Date(now).toISOString().slice(11, 19);
   const title = fit(config.title).slice(0, Math.max(0, width - clock.length - 1));
   const lines = [c.bold(title) + ' '.repeat(Math.max(1, width - title.length - clock.length)) + c.dim(clock)];
@@ -52,7 +53,7 @@ export function renderScreen(state: WatchState, snapshot: Snapshot<KubeObject>, 
 
   const phase = state.phase.type;
   const dot = phase === 'watching' ? c.paint('32', '●') : phase === 'unreachable' || phase === 'backingOff' ? c.paint('31', '●') : c.paint('33', '●');
-  lines.push(`${dot} ${fit(statusLine(state, snapshot, config.plural, now)).slice(0, width - 2)}`);
+  lines.push(`${dot} ${fitTo(statusLine(state, snapshot, config.plural, now), width - 2)}`);
   if (!snapshot.synced && phase !== 'resolving' && phase !== 'unreachable') lines.push(c.paint('36', fit(progressLine(state.list, now, Math.min(30, Math.max(10, width - 70))))));
   else if (state.lastError && now - state.lastError.at < 30_000) lines.push(c.paint('31', fit(`last error ${Math.round((now - state.lastError.at) / 1000)}s ago: ${state.lastError.message}`)));
   else lines.push('');
