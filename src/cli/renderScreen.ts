@@ -54,14 +54,15 @@ export function renderScreen(state: WatchState, snapshot: Snapshot<KubeObject>, 
   const phase = state.phase.type;
   const dot = phase === 'watching' ? c.paint('32', '●') : phase === 'unreachable' || phase === 'backingOff' ? c.paint('31', '●') : c.paint('33', '●');
   lines.push(`${dot} ${fitTo(statusLine(state, snapshot, config.plural, now), width - 2)}`);
-  if (!snapshot.synced && phase !== 'resolving' && phase !== 'unreachable') lines.push(c.paint('36', fit(progressLine(state.list, now, Math.min(30, Math.max(10, width - 70))))));
+  const waiting = phase === 'resolving' || phase === 'unreachable';
+  if (phase === 'listing' || (!snapshot.synced && !waiting)) lines.push(c.paint('36', fit(progressLine(state.list, now, Math.min(30, Math.max(10, width - 70))))));
   else if (state.lastError && now - state.lastError.at < 30_000) lines.push(c.paint('31', fit(`last error ${Math.round((now - state.lastError.at) / 1000)}s ago: ${state.lastError.message}`)));
   else lines.push('');
   for (const name of config.indexNames) lines.push(fit(formatIndexSummary(indexSummary(snapshot, name, 40), width)));
   lines.push('');
 
   const room = height - lines.length - 2; // header + footer
-  if (room < 1) return lines.slice(0, height);
+  if (room < 1 || waiting) return lines.slice(0, height);
   const rows = tableRows(snapshot, { columns: config.columns, namespaceColumn: config.namespaceColumn, now, limit: room, recent: state.recent });
   const table = renderTable({ headers: tableHeaders(config.columns, config.namespaceColumn), rows, width, color, markColumn: true });
   lines.push(c.bold(table[0]!), ...table.slice(1));

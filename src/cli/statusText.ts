@@ -23,7 +23,7 @@ export function phaseText(phase: WatchPhase, now: number): string {
 
 /**
  * The one-line summary of a watch: state, cache size, rate and counts.
- * `watching at resourceVersion 5123 · 5,000 pods · 312 events/s · add 120 · update 3,400 · delete 118 · synced in 0.8s (10 pages)`
+ * `watching at resourceVersion 5123 · 5,000 pods · 312 events/s · synced in 0.8s (10 pages) · add 120 · update 3,400 · delete 118`
  *
  * @param state the watch state.
  * @param snapshot the cache (its size and resourceVersion).
@@ -37,10 +37,11 @@ export function statusLine(state: WatchState, snapshot: { readonly size: number;
     `${phaseText(state.phase, now)}${snapshot.resourceVersion ? ` at resourceVersion ${snapshot.resourceVersion}` : ''}`,
     `${n(size)} ${plural}`,
     `${rate >= 100 ? n(Math.round(rate)) : rate.toFixed(1)} events/s`,
-    `add ${n(state.counts.add)} · update ${n(state.counts.update)} · delete ${n(state.counts.delete)}`,
   ];
+  // Most telling first: a narrow terminal cuts the end of the line.
   if (state.syncMs !== undefined) parts.push(`synced in ${seconds(state.syncMs)} (${n(state.pages)} page${state.pages === 1 ? '' : 's'})`);
   if (state.relists > 0) parts.push(`${n(state.relists)} relist${state.relists === 1 ? '' : 's'}`);
+  parts.push(`add ${n(state.counts.add)} · update ${n(state.counts.update)} · delete ${n(state.counts.delete)}`);
   return parts.join(' · ');
 }
 

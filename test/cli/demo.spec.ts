@@ -20,7 +20,7 @@ test.serial('demo --seconds 3 --pods 300 on a pipe: syncs the pods, shows the ta
   t.true((out.match(/ 1\/1 +Running +0 +node-\d\d /g)?.length ?? 0) > 200, 'mostly running pods');
   t.regex(out, /^index node \(50 values\): node-\d\d \d+ · /m);
   // The last status line: hundreds of events, of every type, and about 300 pods still there.
-  const last = [...out.matchAll(/^watching at resourceVersion \d+ · (\d+) pods · ([\d.]+) events\/s · add (\d+) · update (\d+) · delete (\d+)/gm)].at(-1);
+  const last = [...out.matchAll(/^watching at resourceVersion \d+ · (\d+) pods · ([\d.]+) events\/s · synced in [\d.]+s \(1 page\) · add (\d+) · update (\d+) · delete (\d+)$/gm)].at(-1);
   t.truthy(last, out.slice(-2000));
   const [, pods, rate, add, update, del] = last!.map(Number);
   t.true(pods! > 250 && pods! < 350, `pods ${pods}`);

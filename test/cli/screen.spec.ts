@@ -131,7 +131,7 @@ test('a frame of the live view: title and clock, status, index summary, table, f
   const lines = renderScreen(state, snapshot, config);
   t.deepEqual(lines, [
     'rx-informer watch pods · all namespaces · kind @ https://127.0.0.1:6443                     12:00:01',
-    `● watching at resourceVersion ${snapshot.resourceVersion} · 3 pods · 4.0 events/s · add 0 · update 1 · delete 0 · synced in 0…`,
+    `● watching at resourceVersion ${snapshot.resourceVersion} · 3 pods · 4.0 events/s · synced in 0.3s (1 page) · add 0 · update …`,
     '',
     'index node (2 values): node-1 2 · node-2 1',
     '',
