@@ -34,7 +34,7 @@ export function statusLine(state: WatchState, snapshot: { readonly size: number;
   const rate = state.rate(now);
   const size = snapshot.size;
   const parts = [
-    `${phaseText(state.phase, now)}${snapshot.resourceVersion ? ` at resourceVersion ${snapshot.resourceVersion}` : ''}`,
+    `${phaseText(state.phase, now)}${state.phase.type === 'watching' && snapshot.resourceVersion ? ` at resourceVersion ${snapshot.resourceVersion}` : ''}`,
     `${n(size)} ${plural}`,
     `${rate >= 100 ? n(Math.round(rate)) : rate.toFixed(1)} events/s`,
   ];
