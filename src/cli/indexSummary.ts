@@ -17,11 +17,19 @@ export interface IndexSummary {
  * @param limit how many values to keep, largest first.
  */
 export function indexSummary(snapshot: Snapshot<KubeObject>, name: string, limit = 50): IndexSummary {
-  const values = snapshot.indexValues(name);
-  const counted = values.map((value) => [value, snapshot.indexKeys(name, value).length] as const);
-  counted.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-  return { name, distinct: values.length, top: counted.slice(0, limit) };
+  let byName = counts.get(snapshot);
+  if (!byName) counts.set(snapshot, (byName = new Map()));
+  let counted = byName.get(name);
+  if (!counted) {
+    // Counted once per snapshot and index: frames redraw the same snapshot several times.
+    counted = snapshot.indexValues(name).map((value) => [value, snapshot.indexKeys(name, value).length] as const);
+    counted.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+    byName.set(name, counted);
+  }
+  return { name, distinct: counted.length, top: counted.slice(0, limit) };
 }
+
+const counts = new WeakMap<Snapshot<KubeObject>, Map<string, Array<readonly [string, number]>>>();
 
 /**
  * One line for an index summary, cut to `width`: `index node (50 values): node-07 112 · node-12 110 · …`.

@@ -62,13 +62,41 @@ export function tableRows(snapshot: Snapshot<KubeObject>, config: TableRowsConfi
     }
   }
   if (rows.length < limit) {
-    const rest = [...snapshot.keys()].filter((key) => !shown.has(key)).sort();
-    for (const key of rest) {
-      if (rows.length >= limit) break;
-      rows.push(row(snapshot.get(key)!));
-    }
+    for (const key of firstKeys(snapshot, limit - rows.length, shown)) rows.push(row(snapshot.get(key)!));
   }
   return rows;
+}
+
+/**
+ * The `count` smallest keys not in `skip`, in order, without sorting the whole cache: one pass
+ * keeping a short sorted list (a frame needs a screenful of 100 000 keys, four times a second).
+ */
+function firstKeys(snapshot: Snapshot<KubeObject>, count: number, skip: ReadonlySet<string>): string[] {
+  if (!Number.isFinite(count)) return [...snapshot.keys()].filter((key) => !skip.has(key)).sort();
+  // Enough keys that `count` remain whatever `skip` holds; kept per snapshot, as frames repeat.
+  const needed = count + skip.size;
+  let first = smallest.get(snapshot);
+  if (!first || (first.length < needed && first.length < snapshot.size)) smallest.set(snapshot, (first = smallestKeys(snapshot, needed)));
+  return first.filter((key) => !skip.has(key)).slice(0, count);
+}
+
+const smallest = new WeakMap<Snapshot<KubeObject>, string[]>();
+
+function smallestKeys(snapshot: Snapshot<KubeObject>, count: number): string[] {
+  const best: string[] = [];
+  for (const key of snapshot.keys()) {
+    if (best.length >= count && key >= best[best.length - 1]!) continue;
+    let low = 0;
+    let high = best.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (best[mid]! < key) low = mid + 1;
+      else high = mid;
+    }
+    best.splice(low, 0, key);
+    if (best.length > count) best.pop();
+  }
+  return best;
 }
 
 function safe(value: () => string): string {

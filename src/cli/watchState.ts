@@ -61,7 +61,8 @@ const bucketMs = 250;
 const rateWindowMs = 2000;
 /** How long a deleted row stays on screen, struck through. */
 export const deletedKeptMs = 3000;
-const maxRecent = 20_000;
+/** Recent changes kept: far more than a screen shows, few enough to copy every frame. */
+const maxRecent = 2000;
 
 /**
  * Creates the watch state, starting at `startedAt` (ms since the epoch).

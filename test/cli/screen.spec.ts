@@ -97,6 +97,8 @@ test('table rows: newest changes first, highlighted for a while; deletes stay st
   t.deepEqual(rows(t0 + 3200), ['- b three 5m3s', '- a one 5m3s', '- a two 5m3s'], 'the deleted row is gone');
   t.deepEqual(rows(t0 + 1200, 2), ['added b three 5m1s', 'deleted b four 5m1s']);
   t.deepEqual(tableRows(snapshot, { columns: [], namespaceColumn: false, now: t0 }).map((r) => r.cells[0]), ['one', 'two', 'three'], 'without recent changes: by key');
+  t.deepEqual(tableRows(snapshot, { columns: [], namespaceColumn: false, now: t0, limit: 2 }).map((r) => r.cells[0]), ['one', 'two'], 'the first keys, limited');
+  t.deepEqual(tableRows(snapshot, { columns: [], namespaceColumn: false, now: t0 + 1200, limit: 2, recent: state.recent }).map((r) => r.cells[0]), ['three', 'four']);
 });
 
 test('index summary: values by count, cut to the width', async (t) => {
