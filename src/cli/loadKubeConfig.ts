@@ -25,7 +25,8 @@ export interface LoadKubeConfigConfig {
  */
 export async function loadKubeConfig(config: LoadKubeConfigConfig = {}): Promise<KubeConfig> {
   const env = config.env ?? process.env;
-  const kubeConfig = new (await kubeConfigClass())();
+  const KubeConfigClass = await kubeConfigClass();
+  const kubeConfig = new KubeConfigClass();
   const fromEnv = (env['KUBECONFIG'] ?? '').split(delimiter).filter((file) => file !== '');
   const home = env['HOME'] ?? homedir();
   const defaultFile = home ? join(home, '.kube', 'config') : undefined;
@@ -34,7 +35,14 @@ export async function loadKubeConfig(config: LoadKubeConfigConfig = {}): Promise
       if (!existsSync(config.path)) throw new CliError(`no kubeconfig at ${config.path} (from --kubeconfig)`);
       kubeConfig.loadFromFile(config.path);
     } else if (fromEnv.some((file) => existsSync(file))) {
-      kubeConfig.loadFromDefault();
+      // As kubectl: the files that exist, merged, the first one's current context winning.
+      const [first, ...rest] = fromEnv.filter((file) => existsSync(file));
+      kubeConfig.loadFromFile(first!);
+      for (const file of rest) {
+        const more = new KubeConfigClass();
+        more.loadFromFile(file);
+        kubeConfig.mergeConfig(more);
+      }
     } else if (defaultFile !== undefined && existsSync(defaultFile)) {
       kubeConfig.loadFromFile(defaultFile);
     } else if (env['KUBERNETES_SERVICE_HOST']) {

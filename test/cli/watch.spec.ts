@@ -85,6 +85,17 @@ test.serial('-n, -l and --field-selector narrow the watch', async (t) => {
   t.deepEqual(byName.stdout().trim().split('\n').map((l) => (JSON.parse(l) as { key: string }).key), ['y/c']);
 });
 
+test.serial('--metadata-only asks for PartialObjectMetadata', async (t) => {
+  const { server, kubeconfig } = await cluster(t);
+  server.seed('configmaps', [cm('x', 'a', { big: 'value' })]);
+  const cli = run(t, ['watch', 'configmaps', '-A', '--metadata-only', '-o', 'json', '--kubeconfig', kubeconfig]);
+  await cli.waitFor('stdout', /\n/);
+  const line = JSON.parse(cli.stdout().split('\n')[0]!) as { key: string; object: Record<string, unknown> };
+  t.is(line.key, 'x/a');
+  t.is(line.object['kind'], 'PartialObjectMetadata');
+  t.is(line.object['data'], undefined);
+});
+
 test.serial('an unknown resource: one line, exit 1', async (t) => {
   const { kubeconfig } = await cluster(t);
   const cli = run(t, ['watch', 'frobs', '--kubeconfig', kubeconfig]);
