@@ -32,6 +32,12 @@ async function main(argv: readonly string[]): Promise<number> {
   const onSignal = (): void => stop.abort(new Error('interrupted'));
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
+  // `rx-informer watch … -o json | head`: when the reader goes away, stop quietly.
+  const onOutputError = (error: NodeJS.ErrnoException): void => {
+    if (error.code !== 'EPIPE') throw error;
+    stop.abort(error);
+  };
+  process.stdout.on('error', onOutputError);
   try {
     // Loaded here so that `--help` works without @kubernetes/client-node installed.
     if (command.command === 'demo') {
@@ -59,3 +65,6 @@ async function main(argv: readonly string[]): Promise<number> {
 }
 
 process.exitCode = await main(process.argv.slice(2));
+// Everything is unsubscribed and closed by now, so the process ends by itself; should anything
+// still hold it (a socket a server is slow to drop), do not keep the user waiting.
+setTimeout(() => process.exit(), 2000).unref();

@@ -14,7 +14,7 @@ import { CliError } from './cliError.js';
 import { columnsFor, type Column } from './columnsFor.js';
 import { discoverResource, type DiscoveredResource } from './discoverResource.js';
 import { formatIndexSummary, indexSummary } from './indexSummary.js';
-import { compileJsonPath } from './jsonPath.js';
+import { compileJsonPath } from './compileJsonPath.js';
 import { createLiveScreen, type CliOutput, type LiveScreen } from './liveScreen.js';
 import { contextNamespace } from './loadKubeConfig.js';
 import type { IndexSpec } from './parseCliArgs.js';

@@ -2,7 +2,7 @@ import test from 'ava';
 import { columnsFor } from '../../src/cli/columnsFor.js';
 import { formatAge } from '../../src/cli/formatAge.js';
 import { formatIndexSummary, indexSummary } from '../../src/cli/indexSummary.js';
-import { compileJsonPath } from '../../src/cli/jsonPath.js';
+import { compileJsonPath } from '../../src/cli/compileJsonPath.js';
 import { renderScreen } from '../../src/cli/renderScreen.js';
 import { progressLine } from '../../src/cli/statusText.js';
 import { tableRows } from '../../src/cli/tableRows.js';

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { CliError } from '../../src/cli/cliError.js';
-import { compileJsonPath } from '../../src/cli/jsonPath.js';
+import { compileJsonPath } from '../../src/cli/compileJsonPath.js';
 
 const pod = {
   metadata: { name: 'web-1', labels: { app: 'web', 'app.kubernetes.io/name': 'shop' } },
