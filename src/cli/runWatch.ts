@@ -68,6 +68,13 @@ type Mode = 'live' | 'plain' | 'json';
 export async function runWatch(config: RunWatchConfig): Promise<number> {
   const { stdout, stderr, signal } = config;
   const mode: Mode = config.output === 'json' ? 'json' : stdout.isTTY ? 'live' : 'plain';
+  let indexers: Indexers<KubeObject>;
+  try {
+    indexers = buildIndexers(config.indexes); // a bad --index is a usage error before any request
+  } catch (error) {
+    stderr.write(`${fatalMessage(error)}\n`);
+    return error instanceof CliError ? error.exitCode : 2;
+  }
   const state = createWatchState(Date.now());
   const server = config.kubeConfig.getCurrentCluster()?.server ?? '?';
   const log = (line: string): unknown => (mode === 'plain' ? stdout.write(`${line}\n`) : mode === 'json' ? stderr.write(`${line}\n`) : undefined);
@@ -102,7 +109,6 @@ export async function runWatch(config: RunWatchConfig): Promise<number> {
       },
     });
     const namespace = !resource.namespaced || config.allNamespaces ? undefined : (config.namespace ?? contextNamespace(config.kubeConfig));
-    const indexers = buildIndexers(config.indexes);
     const columns = columnsFor(resource.kind, config.metadataOnly);
     const source = listWatch<KubeObject>(
       config.kubeConfig,

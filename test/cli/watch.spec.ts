@@ -138,8 +138,13 @@ test.serial('no kubeconfig: one line naming where it looked, exit 1', async (t) 
   t.is(missing.stderr(), `[informer] no kubeconfig at ${join(dir, 'nope')} (from --kubeconfig)\n`);
 });
 
-test.serial('usage errors exit 2 with the reason', async (t) => {
+test.serial('usage errors exit 2 with the reason, before any request', async (t) => {
   const cli = run(t, ['watch', 'pods', '-n', 'a', '-A']);
   t.is(await cli.exit, 2);
   t.is(cli.stderr(), '[informer] use either -n <namespace> or -A, not both (see rx-informer --help)\n');
+  const { server, kubeconfig } = await cluster(t);
+  const badPath = run(t, ['watch', 'pods', '--index', 'x=.a[', '--kubeconfig', kubeconfig]);
+  t.is(await badPath.exit, 2);
+  t.is(badPath.stderr(), '[informer] invalid JSONPath ".a[": unclosed [ at position 2\n');
+  t.is(server.requests.length, 0);
 });
