@@ -3,7 +3,7 @@ import type { Snapshot } from '../store/snapshot.js';
 import type { Column } from './columnsFor.js';
 import { formatIndexSummary, indexSummary } from './indexSummary.js';
 import { renderTable } from './renderTable.js';
-import { progressLine, statusLine } from './statusText.js';
+import { progressLine, statusParts } from './statusText.js';
 import { tableHeaders, tableRows } from './tableRows.js';
 import type { WatchState } from './watchState.js';
 
@@ -33,7 +33,7 @@ const paint = (code: string, s: string): string => `\x1b[${code}m${s}\x1b[0m`;
 
 /**
  * One frame of the live view, exactly `height` lines (or fewer) of at most `width` visible
- * characters: title, status, sync progress or last error, index summaries, then the table of the
+ * characters: title, watch state, events, sync progress or last error, index summaries, then the table of the
  * most recently changed objects, and a footer.
  *
  * @param state the watch state.
@@ -53,7 +53,8 @@ export function renderScreen(state: WatchState, snapshot: Snapshot<KubeObject>, 
 
   const phase = state.phase.type;
   const dot = phase === 'watching' ? c.paint('32', '●') : phase === 'unreachable' || phase === 'backingOff' ? c.paint('31', '●') : c.paint('33', '●');
-  lines.push(`${dot} ${fitTo(statusLine(state, snapshot, config.plural, now), width - 2)}`);
+  const status = statusParts(state, snapshot, config.plural, now);
+  lines.push(`${dot} ${fitTo(status.state, width - 2)}`, `  ${fitTo(status.events, width - 2)}`);
   const waiting = phase === 'resolving' || phase === 'unreachable';
   if (phase === 'listing' || (!snapshot.synced && !waiting)) lines.push(c.paint('36', fit(progressLine(state.list, now, Math.min(30, Math.max(10, width - 70))))));
   else if (state.lastError && now - state.lastError.at < 30_000) lines.push(c.paint('31', fit(`last error ${Math.round((now - state.lastError.at) / 1000)}s ago: ${state.lastError.message}`)));

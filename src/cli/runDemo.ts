@@ -42,8 +42,8 @@ export async function runDemo(config: RunDemoConfig): Promise<number> {
       stderr: config.stderr,
       signal: stop.signal,
       banner: [
-        `demo: an in-process Kubernetes API server at ${server.url} with ${n(cluster.namespaces.length)} namespaces, ${n(cluster.nodes.length)} nodes and ${n(cluster.pods)} pods,`,
-        `churning ~${n(config.rate)} events/s (rolling updates, restarts, label changes, deletes, creates). Against a cluster: rx-informer watch pods -A --index node=.spec.nodeName`,
+        `demo: in-process API server at ${server.url} · ${n(cluster.namespaces.length)} namespaces · ${n(cluster.nodes.length)} nodes · ${n(cluster.pods)} pods · churn ~${n(config.rate)} events/s`,
+        'on a cluster: rx-informer watch pods -A --index node=.spec.nodeName',
       ],
     });
   } finally {

@@ -22,27 +22,33 @@ export function phaseText(phase: WatchPhase, now: number): string {
 }
 
 /**
- * The one-line summary of a watch: state, cache size, rate and counts.
- * `watching at resourceVersion 5123 · 5,000 pods · 312 events/s · synced in 0.8s (10 pages) · add 120 · update 3,400 · delete 118`
+ * The summary of a watch in two parts: what it is doing (state, cache size, sync time, relists)
+ * and its events (rate and live counts by type).
  *
  * @param state the watch state.
  * @param snapshot the cache (its size and resourceVersion).
- * @param plural what they are (`pods`).
+ * @param plural what the objects are (`pods`).
  * @param now the current time.
  */
-export function statusLine(state: WatchState, snapshot: { readonly size: number; readonly resourceVersion: string }, plural: string, now: number): string {
+export function statusParts(state: WatchState, snapshot: { readonly size: number; readonly resourceVersion: string }, plural: string, now: number): { readonly state: string; readonly events: string } {
   const rate = state.rate(now);
-  const size = snapshot.size;
   const parts = [
     `${phaseText(state.phase, now)}${state.phase.type === 'watching' && snapshot.resourceVersion ? ` at resourceVersion ${snapshot.resourceVersion}` : ''}`,
-    `${n(size)} ${plural}`,
-    `${rate >= 100 ? n(Math.round(rate)) : rate.toFixed(1)} events/s`,
+    `${n(snapshot.size)} ${plural}`,
   ];
-  // Most telling first: a narrow terminal cuts the end of the line.
   if (state.syncMs !== undefined) parts.push(`synced in ${seconds(state.syncMs)} (${n(state.pages)} page${state.pages === 1 ? '' : 's'})`);
   if (state.relists > 0) parts.push(`${n(state.relists)} relist${state.relists === 1 ? '' : 's'}`);
-  parts.push(`add ${n(state.counts.add)} · update ${n(state.counts.update)} · delete ${n(state.counts.delete)}`);
-  return parts.join(' · ');
+  const events = `${rate >= 100 ? n(Math.round(rate)) : rate.toFixed(1)} events/s · add ${n(state.counts.add)} · update ${n(state.counts.update)} · delete ${n(state.counts.delete)}`;
+  return { state: parts.join(' · '), events };
+}
+
+/**
+ * {@link statusParts} on one line, for plain output:
+ * `watching at resourceVersion 5123 · 5,000 pods · synced in 0.8s (10 pages) · 312 events/s · add 120 · update 3,400 · delete 118`
+ */
+export function statusLine(state: WatchState, snapshot: { readonly size: number; readonly resourceVersion: string }, plural: string, now: number): string {
+  const parts = statusParts(state, snapshot, plural, now);
+  return `${parts.state} · ${parts.events}`;
 }
 
 /**

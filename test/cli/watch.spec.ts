@@ -61,7 +61,7 @@ test.serial('on a pipe, watch prints the sync, the table and the index summary a
   t.regex(out, /^index ns \(2 values\): prod 2 · dev 1$/m);
   t.regex(out, /^index keys \(2 values\): 1 2 · 2 1$/m);
   server.create('configmaps', cm('dev', 'new'));
-  await cli.waitFor('stdout', /watching at resourceVersion \d+ · 4 configmaps · [\d.]+ events\/s · synced in [\d.]+s \(1 page\) · add 1 · update 0 · delete 0$/m);
+  await cli.waitFor('stdout', /watching at resourceVersion \d+ · 4 configmaps · synced in [\d.]+s \(1 page\) · [\d.]+ events\/s · add 1 · update 0 · delete 0$/m);
   t.false(out.includes('\x1b'), 'no cursor control or colour on a pipe');
   cli.kill('SIGINT');
   t.is(await cli.exit, 0);
