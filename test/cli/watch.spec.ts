@@ -85,6 +85,18 @@ test.serial('-n, -l and --field-selector narrow the watch', async (t) => {
   t.deepEqual(byName.stdout().trim().split('\n').map((l) => (JSON.parse(l) as { key: string }).key), ['y/c']);
 });
 
+test.serial('a cluster-scoped resource by short name: no NAMESPACE column, -n ignored as kubectl does', async (t) => {
+  const { server, kubeconfig } = await cluster(t);
+  server.seed('nodes', [
+    { metadata: { name: 'node-a' }, status: { conditions: [{ type: 'Ready', status: 'True' }], nodeInfo: { kubeletVersion: 'v1.34.0' } } },
+    { metadata: { name: 'node-b' }, spec: { unschedulable: true }, status: { conditions: [{ type: 'Ready', status: 'False' }] } },
+  ]);
+  const cli = run(t, ['watch', 'no', '-n', 'whatever', '--kubeconfig', kubeconfig]);
+  await cli.waitFor('stdout', /^watching nodes/m);
+  t.regex(cli.stdout(), /^NAME     STATUS                        VERSION   AGE\nnode-a   Ready                         v1\.34\.0   \d+s\nnode-b   NotReady,SchedulingDisabled             \d+s$/m);
+  t.is(server.requests.filter((r) => r.verb === 'list')[0]?.namespace, undefined);
+});
+
 test.serial('--metadata-only asks for PartialObjectMetadata', async (t) => {
   const { server, kubeconfig } = await cluster(t);
   server.seed('configmaps', [cm('x', 'a', { big: 'value' })]);
