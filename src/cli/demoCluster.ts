@@ -95,9 +95,12 @@ export function demoCluster(server: TestApiServer, config: DemoClusterConfig): D
       const keys = (): string[] => [...live.keys()];
       let keyCache: string[] = keys();
       let keyCacheAge = 0;
+      let last = Date.now();
       const tick = (): void => {
-        budget += (rate * tickMs) / 1000;
+        // By elapsed time, not by ticks, so a busy event loop does not slow the churn (up to 1 s behind).
         const now = Date.now();
+        budget = Math.min(budget + (rate * (now - last)) / 1000, rate);
+        last = now;
         if (++keyCacheAge > 10) (keyCache = keys()), (keyCacheAge = 0);
         while (budget >= 1 && starting.length > 0 && starting[0]!.at <= now) {
           const due = starting.shift()!;
