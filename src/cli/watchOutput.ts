@@ -1,0 +1,40 @@
+import type { ListWatchStatus } from '../sources/listWatchStatus.js';
+import type { KubeObject } from '../store/kubeObject.js';
+import type { Notification } from '../store/notification.js';
+import type { Snapshot } from '../store/snapshot.js';
+import type { Column } from './columnsFor.js';
+import type { DiscoveredResource } from './discoverResource.js';
+
+/** What a watch shows once its resource is known. */
+export interface ResolvedWatch {
+  readonly resource: DiscoveredResource;
+  readonly columns: readonly Column[];
+  /** All namespaces of a namespaced resource. */
+  readonly namespaceColumn: boolean;
+  /** `rx-informer watch pods · all namespaces · <context> @ <server>`. */
+  readonly title: string;
+}
+
+/**
+ * Where `rx-informer watch` shows what happens: a live terminal screen, plain lines or JSON
+ * lines. The run feeds it in order; the shared {@link WatchState} has already been updated when a
+ * method is called.
+ */
+export interface WatchOutput {
+  /** How often {@link WatchOutput.tick} is wanted, in ms. */
+  readonly tickMs: number;
+  /** Discovery could not connect; it retries after `delayMs`. */
+  unreachable(message: string, delayMs: number): void;
+  /** The resource is known and the watch starts. */
+  resolved(watch: ResolvedWatch): void;
+  status(status: ListWatchStatus): void;
+  /** One applied batch: the snapshot after it and its notifications. */
+  update(snapshot: Snapshot<KubeObject>, changes: readonly Notification<KubeObject>[]): void;
+  /** The first list has been applied. */
+  synced(snapshot: Snapshot<KubeObject>): void;
+  /** A problem the informer survived (a bad object, a failing index function). */
+  warning(message: string): void;
+  tick(snapshot: Snapshot<KubeObject>): void;
+  /** The end: restore the terminal; on a clean stop (`summary`), leave a short summary. */
+  close(summary: { readonly snapshot: Snapshot<KubeObject> } | undefined): void;
+}

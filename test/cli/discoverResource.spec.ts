@@ -1,0 +1,88 @@
+import test from 'ava';
+import { CliError } from '../../src/cli/cliError.js';
+import { discoverResource, splitResourceText } from '../../src/cli/discoverResource.js';
+import { KubeApiError } from '../../src/sources/kubeApiError.js';
+import { createTestApiServer, type TestApiServer } from '../../src/testing/index.js';
+
+let server: TestApiServer;
+test.before(async () => {
+  server = await createTestApiServer({
+    resources: [
+      { group: 'apps', version: 'v1', plural: 'deployments', kind: 'Deployment', namespaced: true, shortNames: ['deploy'] },
+      { group: 'example.com', version: 'v1', plural: 'widgets', kind: 'Widget', namespaced: false, shortNames: ['wd'] },
+      // Another group with a resource named like a core one: the core group must win for bare names.
+      { group: 'metrics.k8s.io', version: 'v1beta1', plural: 'pods', kind: 'PodMetrics', namespaced: true },
+    ],
+  });
+});
+test.after.always(() => server?.close());
+
+const pods = { group: '', version: 'v1', plural: 'pods', kind: 'Pod', namespaced: true };
+const cases: Array<[string, object]> = [
+  ['pods', pods],
+  ['pod', pods],
+  ['po', pods],
+  ['Pod', pods],
+  ['PODS', pods],
+  ['pods.metrics.k8s.io', { group: 'metrics.k8s.io', version: 'v1beta1', plural: 'pods', kind: 'PodMetrics', namespaced: true }],
+  ['cm', { group: '', version: 'v1', plural: 'configmaps', kind: 'ConfigMap', namespaced: true }],
+  ['ns', { group: '', version: 'v1', plural: 'namespaces', kind: 'Namespace', namespaced: false }],
+  ['nodes', { group: '', version: 'v1', plural: 'nodes', kind: 'Node', namespaced: false }],
+  ['deployments', { group: 'apps', version: 'v1', plural: 'deployments', kind: 'Deployment', namespaced: true }],
+  ['deploy', { group: 'apps', version: 'v1', plural: 'deployments', kind: 'Deployment', namespaced: true }],
+  ['deployments.apps', { group: 'apps', version: 'v1', plural: 'deployments', kind: 'Deployment', namespaced: true }],
+  ['deployments.v1.apps', { group: 'apps', version: 'v1', plural: 'deployments', kind: 'Deployment', namespaced: true }],
+  ['Deployment', { group: 'apps', version: 'v1', plural: 'deployments', kind: 'Deployment', namespaced: true }],
+  ['widgets.example.com', { group: 'example.com', version: 'v1', plural: 'widgets', kind: 'Widget', namespaced: false }],
+  ['widget', { group: 'example.com', version: 'v1', plural: 'widgets', kind: 'Widget', namespaced: false }],
+  ['wd', { group: 'example.com', version: 'v1', plural: 'widgets', kind: 'Widget', namespaced: false }],
+];
+
+for (const [text, expected] of cases) {
+  test(`${text} resolves through discovery`, async (t) => {
+    t.deepEqual(await discoverResource(server.kubeConfig, text), expected);
+  });
+}
+
+test('an unknown resource, or a known one in the wrong group, is a one-line error', async (t) => {
+  for (const text of ['foos', 'pods.apps', 'deployments.example.com', 'deployments.v2.apps', 'pods/status']) {
+    const error = await t.throwsAsync(discoverResource(server.kubeConfig, text), { instanceOf: CliError }, text);
+    t.is(error?.message, `[informer] the server doesn't have a resource type ${JSON.stringify(text)}`);
+  }
+});
+
+test('a refused discovery is reported as the typed API error, not retried', async (t) => {
+  const locked = await createTestApiServer({ token: 'right' });
+  t.teardown(() => locked.close());
+  locked.setToken('other');
+  let retries = 0;
+  const error = await t.throwsAsync(discoverResource(locked.kubeConfig, 'pods', { onRetry: () => retries++ }), { instanceOf: KubeApiError });
+  t.is(error?.code, 401);
+  t.is(retries, 0);
+});
+
+test('an unreachable server is retried, each failure reported, until the signal aborts', async (t) => {
+  const gone = await createTestApiServer();
+  const kubeConfig = gone.kubeConfig;
+  await gone.close();
+  const stop = new AbortController();
+  const failures: Array<[string, number]> = [];
+  const found = discoverResource(kubeConfig, 'pods', {
+    signal: stop.signal,
+    retryDelayMs: 10,
+    onRetry: (error, delay) => {
+      failures.push([error.message, delay]);
+      if (failures.length === 3) stop.abort(new Error('stop'));
+    },
+  });
+  await t.throwsAsync(found, { message: 'stop' });
+  t.deepEqual(failures.map(([, delay]) => delay), [10, 20, 40]);
+  t.regex(failures[0]![0], /ECONNREFUSED/);
+});
+
+test('splitResourceText', (t) => {
+  t.deepEqual(splitResourceText('pods'), { name: 'pods' });
+  t.deepEqual(splitResourceText('deployments.apps'), { name: 'deployments', group: 'apps' });
+  t.deepEqual(splitResourceText('widgets.example.com'), { name: 'widgets', group: 'example.com' });
+  t.deepEqual(splitResourceText('cronjobs.v1beta1.batch'), { name: 'cronjobs', version: 'v1beta1', group: 'batch' });
+});
