@@ -15,24 +15,14 @@ import { createJsonOutput } from './jsonOutput.js';
 import { createLiveOutput } from './liveOutput.js';
 import type { CliOutput } from './liveScreen.js';
 import { contextNamespace } from './loadKubeConfig.js';
-import type { IndexSpec } from './parseCliArgs.js';
+import type { IndexSpec, WatchCommand } from './parseCliArgs.js';
 import { createPlainOutput } from './plainOutput.js';
 import type { ResolvedWatch, WatchOutput } from './watchOutput.js';
 import { createWatchState, type WatchState } from './watchState.js';
 
-/** What {@link runWatch} watches, where it writes, and when it stops. */
-export interface RunWatchConfig {
+/** What {@link runWatch} watches (the `watch` command's options), where it writes, and when it stops. */
+export interface RunWatchConfig extends Omit<WatchCommand, 'command' | 'kubeconfig' | 'context'> {
   readonly kubeConfig: KubeConfig;
-  /** As typed: `pods`, `po`, `deployments.apps`. */
-  readonly resource: string;
-  /** `-n`; without it (and without `allNamespaces`) the context's namespace. */
-  readonly namespace?: string;
-  readonly allNamespaces: boolean;
-  readonly labelSelector?: string;
-  readonly fieldSelector?: string;
-  readonly indexes: readonly IndexSpec[];
-  readonly metadataOnly: boolean;
-  readonly output: 'table' | 'json';
   readonly stdout: CliOutput;
   readonly stderr: CliOutput;
   /** Aborting it stops the watch; {@link runWatch} then resolves with 0. */
