@@ -12,7 +12,8 @@
  * ratios within this one run.
  *
  * Environment: BENCH_SIZES=1000,10000 BENCH_EVENTS=20000 BENCH_RUNS=3 BENCH_CONTENDERS=rx,raw
- * override the defaults; BENCH_PROFILE=1 runs the Node contenders with --cpu-prof into .scratch/profiles.
+ * override the defaults; BENCH_PROFILE=1 runs the Node contenders with --cpu-prof into .scratch/profiles;
+ * BENCH_RX_SRC=<dir> adds a contender `rx-exp`: rx-informer imported from a patched copy of src/ in <dir>.
  */
 import { spawn, fork, execFileSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -60,6 +61,7 @@ const allContenders: Contender[] = [
   nodeContender('client-node', '@kubernetes/client-node makeInformer', 'clientNode.ts'),
   { id: 'client-go', label: 'client-go SharedInformer', command: (kubeconfig) => [goBinary, [`-kubeconfig=${kubeconfig}`]] },
   nodeContender('raw', 'raw HTTP + JSON.parse (limit)', 'raw.ts'),
+  ...(env.BENCH_RX_SRC ? [nodeContender('rx-exp', `rx-informer from ${env.BENCH_RX_SRC} (experiment)`, 'rxInformer.ts', `--src=${env.BENCH_RX_SRC}`)] : []),
 ];
 const contenders = env.BENCH_CONTENDERS ? allContenders.filter((c) => env.BENCH_CONTENDERS!.split(',').includes(c.id)) : allContenders;
 
