@@ -58,7 +58,8 @@ export function renderReport(results: Results): string {
   p(
     `Workload: the rx-informer test API server in its own process, N ConfigMaps of ~${results.bytesPerObject} bytes of JSON ` +
       `(6 labels, 3 annotations, one managedFields entry, 3 data keys) in 50 namespaces; LIST pages of 500 where the client pages; ` +
-      `then M = ${fmt(config.events)} MODIFIED events (merge patches of two annotations, round-robin over the N objects) written back-to-back; ` +
+      `then M = ${fmt(config.events)} MODIFIED events (an object with its two benchmark annotations and resourceVersion changed, round-robin over the N objects; ` +
+      `built before the clock starts and written straight onto the open watch by the loader, so the server is not the bottleneck) written back-to-back; ` +
       `at N = ${fmt(config.latencySize)}, ${fmt(config.latencyEvents)} more at ${fmt(config.latencyRate)} events/s.`,
   );
   p();

@@ -35,6 +35,7 @@ const latencyEvents = Number(env.BENCH_LATENCY_EVENTS ?? (quick ? 200 : 10_000))
 const latencySize = Math.max(...sizes);
 const profile = env.BENCH_PROFILE === '1';
 const goBinary = join(root, '.bench-build', 'client-go-bench');
+if (profile) mkdirSync(join(root, '.scratch', 'profiles'), { recursive: true });
 
 interface Contender {
   readonly id: string;
@@ -59,9 +60,18 @@ const allContenders: Contender[] = [
   nodeContender('rx', 'rx-informer', 'rxInformer.ts'),
   nodeContender('rx-strip', 'rx-informer + stripManagedFields', 'rxInformer.ts', '--strip'),
   nodeContender('client-node', '@kubernetes/client-node makeInformer', 'clientNode.ts'),
-  { id: 'client-go', label: 'client-go SharedInformer', command: (kubeconfig) => [goBinary, [`-kubeconfig=${kubeconfig}`]] },
+  {
+    id: 'client-go',
+    label: 'client-go SharedInformer',
+    command: (kubeconfig, tag) => [goBinary, [`-kubeconfig=${kubeconfig}`, ...(profile ? [`-cpuprofile=${join(root, '.scratch', 'profiles', `${tag}.pprof`)}`] : [])]],
+  },
   nodeContender('raw', 'raw HTTP + JSON.parse (limit)', 'raw.ts'),
-  ...(env.BENCH_RX_SRC ? [nodeContender('rx-exp', `rx-informer from ${env.BENCH_RX_SRC} (experiment)`, 'rxInformer.ts', `--src=${env.BENCH_RX_SRC}`)] : []),
+  ...(env.BENCH_RX_SRC
+    ? [
+        nodeContender('rx-exp', `rx-informer from ${env.BENCH_RX_SRC} (experiment)`, 'rxInformer.ts', `--src=${env.BENCH_RX_SRC}`),
+        nodeContender('rx-exp-strip', `rx-informer + stripManagedFields from ${env.BENCH_RX_SRC} (experiment)`, 'rxInformer.ts', '--strip', `--src=${env.BENCH_RX_SRC}`),
+      ]
+    : []),
 ];
 const contenders = env.BENCH_CONTENDERS ? allContenders.filter((c) => env.BENCH_CONTENDERS!.split(',').includes(c.id)) : allContenders;
 
@@ -123,18 +133,32 @@ interface WorkloadServer {
   readonly bytesPerObject: number;
   fire(count: number, rate: number): Promise<{ firstSeq: number; lastSeq: number; first: number; last: number }>;
   readonly nextSeq: number;
+  /** Resolves once no watch is open (the last contender's connection is gone). */
+  idle(): Promise<void>;
   close(): void;
 }
 
 async function startServer(n: number): Promise<WorkloadServer> {
   const child = fork(join(root, 'bench', 'server.ts'), [], { cwd: root, execArgv: ['--import=tsx', '--max-old-space-size=8192'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  // Replies by type, so a late 'fired' (after a contender failed) cannot answer an 'idle'.
   const inbox: Record<string, unknown>[] = [];
-  const waiters: ((m: Record<string, unknown>) => void)[] = [];
-  child.on('message', (m: Record<string, unknown>) => (waiters.length ? waiters.shift()!(m) : inbox.push(m)));
-  const receive = <M>(): Promise<M> => new Promise((resolve) => (inbox.length ? resolve(inbox.shift() as M) : waiters.push(resolve as never)));
-  await receive();
+  const waiters = new Map<string, (m: Record<string, unknown>) => void>();
+  child.on('message', (m: Record<string, unknown>) => {
+    const waiter = waiters.get(m.type as string);
+    if (waiter) {
+      waiters.delete(m.type as string);
+      waiter(m);
+    } else inbox.push(m);
+  });
+  const receive = <M>(type: string): Promise<M> =>
+    new Promise((resolve) => {
+      const i = inbox.findIndex((m) => m.type === type);
+      if (i >= 0) resolve(inbox.splice(i, 1)[0] as M);
+      else waiters.set(type, resolve as never);
+    });
+  await receive('started');
   child.send({ type: 'seed', n });
-  const ready = await receive<{ kubeconfig: string; bytesPerObject: number }>();
+  const ready = await receive<{ kubeconfig: string; bytesPerObject: number }>('ready');
   let seq = 0;
   return {
     kubeconfig: ready.kubeconfig,
@@ -144,9 +168,14 @@ async function startServer(n: number): Promise<WorkloadServer> {
     },
     async fire(count, rate) {
       child.send({ type: 'fire', count, rate });
-      const fired = await receive<{ firstSeq: number; lastSeq: number; first: number; last: number }>();
+      const fired = await receive<{ firstSeq: number; lastSeq: number; first: number; last: number }>('fired');
       seq = fired.lastSeq;
       return fired;
+    },
+    async idle() {
+      child.send({ type: 'idle' });
+      const { openWatches } = await receive<{ openWatches: number }>('idle');
+      if (openWatches > 0) throw new Error(`the workload server still has ${openWatches} open watch(es)`);
     },
     close: () => void child.send({ type: 'exit' }),
   };
@@ -195,6 +224,8 @@ async function runContender(contender: Contender, server: WorkloadServer, n: num
   } catch (error) {
     child.kill('SIGKILL');
     throw error;
+  } finally {
+    await server.idle();
   }
 }
 

@@ -19,7 +19,7 @@ import { createTestApiServer, type JsonObject } from 'rx-informer/testing';
 import { nowMs, SEQ_ANNOTATION, TIME_ANNOTATION } from './protocol.js';
 import { benchObject, namespaceOf, nameOf } from './workload.js';
 
-type Command = { type: 'seed'; n: number } | { type: 'fire'; count: number; rate: number } | { type: 'exit' };
+type Command = { type: 'seed'; n: number } | { type: 'fire'; count: number; rate: number } | { type: 'idle' } | { type: 'exit' };
 
 const server = await createTestApiServer({ changeLogSize: 50_000 });
 const dir = mkdtempSync(join(tmpdir(), 'rx-informer-bench-'));
@@ -113,7 +113,17 @@ process.on('message', async (command: Command) => {
       send({ type: 'ready', kubeconfig, url: server.url, bytesPerObject: JSON.stringify(server.get('configmaps', namespaceOf(0), nameOf(0))).length });
       return;
     }
+    case 'idle': {
+      // Until the last contender's watch is gone, so the next 'fire' waits for the new one's.
+      const until = Date.now() + 10_000;
+      while (server.openWatchCount > 0 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 5));
+      send({ type: 'idle', openWatches: server.openWatchCount });
+      return;
+    }
     case 'fire': {
+      // Direct writes reach only open watches (no change log to replay), and a contender may say
+      // "synced" before its watch request is answered: wait for the watch.
+      await server.waitForWatches(1, 30_000);
       const firstSeq = seq + 1;
       const lines = viaStore ? undefined : Array.from({ length: command.count }, prepare);
       const first = nowMs();

@@ -12,6 +12,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
+	"runtime/pprof"
 	"strconv"
 	"sync"
 	"syscall"
@@ -56,7 +57,16 @@ func maxRSS() int64 {
 
 func main() {
 	kubeconfig := flag.String("kubeconfig", "", "kubeconfig path")
+	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile here (go tool pprof)")
 	flag.Parse()
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(2)
+		}
+		pprof.StartCPUProfile(f)
+	}
 	cfg, err := clientcmd.BuildConfigFromFlags("", *kubeconfig)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -141,6 +151,7 @@ func main() {
 				emit(map[string]any{"type": "measured", "lastSeen": seen, "latencies": lat, "maxRSS": maxRSS()})
 			}()
 		case "exit":
+			pprof.StopCPUProfile()
 			close(stop)
 			os.Exit(0)
 		}
