@@ -33,7 +33,8 @@ const median = (values: number[]): number | undefined => {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1]! + sorted[mid]!) / 2;
 };
 
-export function renderReport(results: Results): string {
+/** `notes`: hand-written analysis (bench/NOTES.md) appended after the generated tables. */
+export function renderReport(results: Results, notes?: string): string {
   const { config, contenders } = results;
   const med = (id: string, n: number, pick: (s: Sample) => number | undefined): number | undefined =>
     median(results.samples.filter((s) => s.contender === id && s.n === n).map(pick).filter((v): v is number => v !== undefined));
@@ -132,6 +133,14 @@ export function renderReport(results: Results): string {
   p('|---|---:|---|');
   for (const [name, value, ok, unit] of targets) p(`| ${name} | ${value === undefined ? '—' : `${value.toFixed(2)}${unit}`} | ${value === undefined ? 'not measured' : ok(value) ? 'met' : '**not met**'} |`);
   p();
+  const rawP99 = p99('raw');
+  if (rawP99 !== undefined) {
+    p(
+      `Latency floor: the raw limit, which does nothing but parse, has p99 ${rawP99.toFixed(2)} ms in the same run, so on this machine ` +
+        `rx's own share of its p99 is ${fmt((p99('rx') ?? NaN) - rawP99, 2)} ms (rx-strip ${fmt((p99('rx-strip') ?? NaN) - rawP99, 2)} ms, client-node ${fmt((p99('client-node') ?? NaN) - rawP99, 2)} ms).`,
+    );
+    p();
+  }
   p('Against client-go (the native anchor), same run: ');
   p();
   p('| at N = ' + fmt(nMax) + ' | rx / client-go | rx-strip / client-go | client-node / client-go |');
@@ -153,6 +162,10 @@ export function renderReport(results: Results): string {
     for (const f of results.failures) p(`- ${label(f.contender)} at N = ${fmt(f.n)}, run ${f.run + 1}: ${f.error}`);
   }
   p();
+  if (notes) {
+    p(notes.trim());
+    p();
+  }
   return `${out.join('\n')}\n`;
 }
 

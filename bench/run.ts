@@ -16,7 +16,7 @@
  * BENCH_RX_SRC=<dir> adds a contender `rx-exp`: rx-informer imported from a patched copy of src/ in <dir>.
  */
 import { spawn, fork, execFileSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -279,7 +279,8 @@ const stamp = started.toISOString().replace(/[:.]/g, '-');
 const jsonPath = join(root, 'bench', 'results', `bench-${quick ? 'quick-' : ''}${stamp}.json`);
 writeFileSync(jsonPath, `${JSON.stringify(results, null, 2)}\n`);
 log(`raw results: ${jsonPath}`);
-const report = renderReport(results);
+const notesPath = join(root, 'bench', 'NOTES.md');
+const report = renderReport(results, quick || !existsSync(notesPath) ? undefined : readFileSync(notesPath, 'utf8'));
 if (quick) process.stdout.write(report);
 else {
   writeFileSync(join(root, 'BENCHMARKS.md'), report);
