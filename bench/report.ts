@@ -114,6 +114,10 @@ export function renderReport(results: Results, notes?: string): string {
 
   p('## Targets (issue 6), same-run ratios');
   p();
+  if (results.command.includes('quick')) {
+    p('(bench:quick: small N and few events, to keep the harness running; these verdicts mean nothing.)');
+    p();
+  }
   const n1 = Math.min(...config.sizes);
   const tp = (id: string, n = nMax) => med(id, n, (s) => s.throughput);
   const sync = (id: string) => med(id, nMax, (s) => s.syncMs);
