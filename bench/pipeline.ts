@@ -1,0 +1,101 @@
+/**
+ * `node --expose-gc --import=tsx bench/pipeline.ts [dir…]`: the informer pipeline without HTTP,
+ * A/B. For each library copy (src/ by default; each `dir` is a patched copy of src/ to compare),
+ * feeds N = BENCH_N (100k) list items in pages of 500, then M = 20k MODIFIED events in network-
+ * chunk-sized bursts of 40 lines, every line `JSON.parse`d inside the clock, and times (a) list →
+ * synced and (b) first event → last event visible on `changes$`. A "parse only" row is the limit.
+ * Variants alternate round by round (7 rounds, medians) so machine noise hits them alike; this is
+ * how a proposed pipeline fix is measured before/after when whole-process runs are too noisy.
+ */
+import { resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { pathToFileURL } from 'node:url';
+import { Subject } from 'rxjs';
+import type { KubeObject, RawEvent } from 'rx-informer';
+import { benchObject } from './workload.js';
+
+const N = Number(process.env.BENCH_N ?? 100_000);
+const M = Number(process.env.BENCH_EVENTS ?? 20_000);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
+const CHUNK = Number(process.env.BENCH_CHUNK ?? 40);
+const gc = (globalThis as { gc?: () => void }).gc!;
+const turn = (): Promise<void> => new Promise((r) => setImmediate(r));
+
+const stamped = (i: number, rv: number, seq?: number): string => {
+  const object = benchObject(i) as { metadata: Record<string, unknown> };
+  object.metadata.resourceVersion = String(rv);
+  object.metadata.uid = `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
+  object.metadata.creationTimestamp = '2026-11-01T08:00:00Z';
+  if (seq !== undefined) object.metadata.annotations = { ...(object.metadata.annotations as object), 'bench.rx-informer.dev/seq': String(seq) };
+  return JSON.stringify(object);
+};
+const listPages: string[] = [];
+for (let i = 0; i < N; i += 500) listPages.push(`[${Array.from({ length: Math.min(500, N - i) }, (_, k) => stamped(i + k, 1)).join(',')}]`);
+const lines = Array.from({ length: M }, (_, k) => `{"type":"MODIFIED","object":${stamped(k % N, 2 + k, k)}}`);
+
+type Lib = typeof import('rx-informer');
+const variants: [string, Lib | undefined][] = [['parse only', undefined], ['src', (await import('rx-informer')) as Lib]];
+for (const dir of process.argv.slice(2)) variants.push([dir, (await import(pathToFileURL(resolve(dir, 'index.ts')).href)) as Lib]);
+
+async function once(lib: Lib | undefined): Promise<{ sync: number; events: number }> {
+  const source = new Subject<RawEvent<KubeObject>>();
+  let seen = 0;
+  let lastSeen = 0;
+  let synced: Promise<unknown> = Promise.resolve();
+  if (lib) {
+    const inf = lib.informer(source);
+    inf.changes$.subscribe((c) => {
+      if (c.type === 'update') {
+        seen++;
+        lastSeen = performance.now();
+      }
+    });
+    synced = inf.whenSynced();
+  }
+  gc();
+  const t0 = performance.now();
+  source.next({ type: 'LIST_START' });
+  let items = 0;
+  for (const page of listPages) {
+    const parsed = JSON.parse(page) as KubeObject[];
+    items += parsed.length;
+    source.next({ type: 'LIST_PAGE', items: parsed, page: 0, itemsSoFar: items });
+    await turn();
+  }
+  source.next({ type: 'LIST_DONE', resourceVersion: '1' });
+  await synced;
+  const sync = performance.now() - t0;
+  await turn();
+  const t1 = performance.now();
+  for (let k = 0; k < M; k += CHUNK) {
+    for (let j = k; j < Math.min(M, k + CHUNK); j++) {
+      const event = JSON.parse(lines[j]!) as { type: 'MODIFIED'; object: KubeObject };
+      if (!lib) lastSeen = performance.now();
+      source.next(event);
+    }
+    await turn();
+  }
+  if (lib && seen !== M) throw new Error(`saw ${seen} of ${M} updates`);
+  source.complete();
+  return { sync, events: lastSeen - t1 };
+}
+
+const samples = new Map<string, { sync: number[]; events: number[] }>(variants.map(([name]) => [name, { sync: [], events: [] }]));
+for (let round = 0; round < ROUNDS + 1; round++) {
+  const order = round % 2 ? [...variants].reverse() : variants;
+  for (const [name, lib] of order) {
+    const r = await once(lib);
+    if (round > 0) {
+      samples.get(name)!.sync.push(r.sync);
+      samples.get(name)!.events.push(r.events);
+    }
+  }
+}
+const median = (v: number[]): number => [...v].sort((a, b) => a - b)[v.length >> 1]!;
+const base = samples.get('parse only')!;
+console.log(`N = ${N}, M = ${M} in bursts of ${CHUNK}; medians of ${ROUNDS} alternating rounds`);
+console.log('variant'.padEnd(28), 'sync ms'.padStart(9), 'µs/event'.padStart(9), 'events/s'.padStart(10), 'vs parse'.padStart(9));
+for (const [name, s] of samples) {
+  const us = (median(s.events) / M) * 1000;
+  console.log(name.padEnd(28), median(s.sync).toFixed(0).padStart(9), us.toFixed(2).padStart(9), (1e6 / us).toFixed(0).padStart(10), (median(base.events) / median(s.events)).toFixed(2).padStart(9));
+}

@@ -1,0 +1,50 @@
+/**
+ * The wire protocol between `bench/run.ts`, the workload server and the contenders.
+ *
+ * - Server (child process with IPC): `{ type: 'seed', n }` → `{ type: 'ready', kubeconfig, url }`;
+ *   `{ type: 'fire', count, rate }` (rate 0: back-to-back) → `{ type: 'fired', firstSeq, lastSeq, first, last }`.
+ * - Contender (child process, JSON lines on stdout, commands on stdin): prints `synced` once the
+ *   initial list is in its cache; on `{ type: 'measure', last, record }` prints `armed`, then
+ *   `measured` when the MODIFIED event whose seq annotation is `last` reached its cache/callback;
+ *   `{ type: 'exit' }` ends it.
+ *
+ * Every time is milliseconds since the epoch with sub-millisecond precision, from one machine.
+ */
+import { performance } from 'node:perf_hooks';
+
+/** Sequence number of a benchmark write, in the object's annotations. */
+export const SEQ_ANNOTATION = 'bench.rx-informer.dev/seq';
+/** When the server made the write (epoch ms, fractional). */
+export const TIME_ANNOTATION = 'bench.rx-informer.dev/t';
+
+/** Epoch milliseconds with sub-millisecond precision. */
+export const nowMs = (): number => performance.timeOrigin + performance.now();
+
+export interface SyncedMessage {
+  readonly type: 'synced';
+  /** Just before the contender started its list. */
+  readonly start: number;
+  readonly synced: number;
+  /** Objects in the cache (or parsed, for the raw limit). */
+  readonly count: number;
+  /** Heap used after GC before anything was listed. */
+  readonly heapBaseline: number;
+  /** Heap used after GC once synced. */
+  readonly heapAfterGC: number;
+  /** Peak resident set size so far, bytes. */
+  readonly maxRSS: number;
+}
+
+export interface MeasuredMessage {
+  readonly type: 'measured';
+  readonly lastSeen: number;
+  /** Write-to-visible latencies in ms, when `record` was asked. */
+  readonly latencies: readonly number[];
+  readonly maxRSS: number;
+}
+
+export interface MeasureCommand {
+  readonly type: 'measure';
+  readonly last: number;
+  readonly record: boolean;
+}

@@ -1,0 +1,292 @@
+/**
+ * `npm run bench` (and `npm run bench:quick` with `--quick`): rx-informer against
+ * @kubernetes/client-node, client-go and the raw parse limit, on one workload server, in one run.
+ *
+ * For each store size N a fresh workload server process (bench/server.ts) is seeded with N
+ * ConfigMaps. Each contender then runs in its own fresh process, RUNS times, in rotating order:
+ * it lists and syncs (time to synced, heap after GC, peak RSS), then the server fires M MODIFIED
+ * events back-to-back (throughput: M / (time the last one was seen − time the first was
+ * written)), and at the largest N, L more at a fixed 2,000 events/s (latency from the write to the
+ * callback, from a timestamp in the object). Medians go to BENCHMARKS.md, everything to
+ * bench/results/bench-<time>.json. Absolute numbers are noise on shared machines; the targets are
+ * ratios within this one run.
+ *
+ * Environment: BENCH_SIZES=1000,10000 BENCH_EVENTS=20000 BENCH_RUNS=3 BENCH_CONTENDERS=rx,raw
+ * override the defaults; BENCH_PROFILE=1 runs the Node contenders with --cpu-prof into .scratch/profiles;
+ * BENCH_RX_SRC=<dir> adds a contender `rx-exp`: rx-informer imported from a patched copy of src/ in <dir>.
+ */
+import { spawn, fork, execFileSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, totalmem } from 'node:os';
+import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import type { MeasuredMessage, SyncedMessage } from './protocol.js';
+import { renderReport, type Results, type Sample } from './report.js';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const quick = process.argv.includes('--quick');
+const env = process.env;
+const sizes = (env.BENCH_SIZES ?? (quick ? '200,1000' : '1000,10000,100000')).split(',').map(Number);
+const events = Number(env.BENCH_EVENTS ?? (quick ? 500 : 20_000));
+const runs = Number(env.BENCH_RUNS ?? (quick ? 1 : 3));
+const latencyRate = 2_000;
+const latencyEvents = Number(env.BENCH_LATENCY_EVENTS ?? (quick ? 200 : 10_000));
+const latencySize = Math.max(...sizes);
+const profile = env.BENCH_PROFILE === '1';
+const goBinary = join(root, '.bench-build', 'client-go-bench');
+if (profile) mkdirSync(join(root, '.scratch', 'profiles'), { recursive: true });
+
+interface Contender {
+  readonly id: string;
+  readonly label: string;
+  command(kubeconfig: string, tag: string): [string, string[]];
+}
+const nodeContender = (id: string, label: string, file: string, ...args: string[]): Contender => ({
+  id,
+  label,
+  command: (_kubeconfig, tag) => [
+    process.execPath,
+    [
+      '--expose-gc',
+      '--import=tsx',
+      ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${join(root, '.scratch', 'profiles')}`, `--cpu-prof-name=${tag}.cpuprofile`] : []),
+      join(root, 'bench', 'contenders', file),
+      ...args,
+    ],
+  ],
+});
+const allContenders: Contender[] = [
+  nodeContender('rx', 'rx-informer', 'rxInformer.ts'),
+  nodeContender('rx-strip', 'rx-informer + stripManagedFields', 'rxInformer.ts', '--strip'),
+  nodeContender('client-node', '@kubernetes/client-node makeInformer', 'clientNode.ts'),
+  {
+    id: 'client-go',
+    label: 'client-go SharedInformer',
+    command: (kubeconfig, tag) => [goBinary, [`-kubeconfig=${kubeconfig}`, ...(profile ? [`-cpuprofile=${join(root, '.scratch', 'profiles', `${tag}.pprof`)}`] : [])]],
+  },
+  nodeContender('raw', 'raw HTTP + JSON.parse (limit)', 'raw.ts'),
+  ...(env.BENCH_RX_SRC
+    ? [
+        nodeContender('rx-exp', `rx-informer from ${env.BENCH_RX_SRC} (experiment)`, 'rxInformer.ts', `--src=${env.BENCH_RX_SRC}`),
+        nodeContender('rx-exp-strip', `rx-informer + stripManagedFields from ${env.BENCH_RX_SRC} (experiment)`, 'rxInformer.ts', '--strip', `--src=${env.BENCH_RX_SRC}`),
+      ]
+    : []),
+];
+const contenders = env.BENCH_CONTENDERS ? allContenders.filter((c) => env.BENCH_CONTENDERS!.split(',').includes(c.id)) : allContenders;
+
+const log = (line: string): void => void process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${line}\n`);
+
+function buildClientGo(): string {
+  log('building bench/client-go (go build; downloads modules on the first run)');
+  const go = existsSync('/usr/local/go/bin/go') ? '/usr/local/go/bin/go' : 'go';
+  execFileSync(go, ['build', '-o', goBinary, '.'], { cwd: join(root, 'bench', 'client-go'), stdio: ['ignore', 'inherit', 'inherit'] });
+  return execFileSync(go, ['version'], { encoding: 'utf8' }).trim();
+}
+
+/** A child speaking JSON lines: `next(type)` resolves with the next message of that type. */
+function lines(child: ChildProcess, name: string) {
+  const waiting = new Map<string, { resolve: (m: never) => void; reject: (e: Error) => void }>();
+  const queued: Record<string, unknown>[] = [];
+  let failure: Error | undefined;
+  const fail = (error: Error): void => {
+    failure ??= error;
+    for (const w of waiting.values()) w.reject(error);
+    waiting.clear();
+  };
+  createInterface({ input: child.stdout! }).on('line', (line) => {
+    let message: Record<string, unknown>;
+    try {
+      message = JSON.parse(line);
+    } catch {
+      return void log(`${name}: ${line}`);
+    }
+    const waiter = waiting.get(message.type as string);
+    if (waiter) {
+      waiting.delete(message.type as string);
+      waiter.resolve(message as never);
+    } else queued.push(message);
+  });
+  child.on('exit', (code, signal) => fail(new Error(`${name} exited (${code ?? signal})`)));
+  child.on('error', fail);
+  return {
+    next<M>(type: string, timeoutMs: number): Promise<M> {
+      const i = queued.findIndex((m) => m.type === type);
+      if (i >= 0) return Promise.resolve(queued.splice(i, 1)[0] as M);
+      if (failure) return Promise.reject(failure);
+      return new Promise<M>((resolve, reject) => {
+        const timer = setTimeout(() => {
+          waiting.delete(type);
+          reject(new Error(`${name}: no "${type}" within ${timeoutMs} ms`));
+        }, timeoutMs);
+        waiting.set(type, {
+          resolve: (m) => (clearTimeout(timer), resolve(m)),
+          reject: (e) => (clearTimeout(timer), reject(e)),
+        });
+      });
+    },
+  };
+}
+
+interface WorkloadServer {
+  readonly kubeconfig: string;
+  readonly bytesPerObject: number;
+  fire(count: number, rate: number): Promise<{ firstSeq: number; lastSeq: number; first: number; last: number }>;
+  readonly nextSeq: number;
+  /** Resolves once no watch is open (the last contender's connection is gone). */
+  idle(): Promise<void>;
+  close(): void;
+}
+
+async function startServer(n: number): Promise<WorkloadServer> {
+  const child = fork(join(root, 'bench', 'server.ts'), [], { cwd: root, execArgv: ['--import=tsx', '--max-old-space-size=8192'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  // Replies by type, so a late 'fired' (after a contender failed) cannot answer an 'idle'.
+  const inbox: Record<string, unknown>[] = [];
+  const waiters = new Map<string, (m: Record<string, unknown>) => void>();
+  child.on('message', (m: Record<string, unknown>) => {
+    const waiter = waiters.get(m.type as string);
+    if (waiter) {
+      waiters.delete(m.type as string);
+      waiter(m);
+    } else inbox.push(m);
+  });
+  const receive = <M>(type: string): Promise<M> =>
+    new Promise((resolve) => {
+      const i = inbox.findIndex((m) => m.type === type);
+      if (i >= 0) resolve(inbox.splice(i, 1)[0] as M);
+      else waiters.set(type, resolve as never);
+    });
+  await receive('started');
+  child.send({ type: 'seed', n });
+  const ready = await receive<{ kubeconfig: string; bytesPerObject: number }>('ready');
+  let seq = 0;
+  return {
+    kubeconfig: ready.kubeconfig,
+    bytesPerObject: ready.bytesPerObject,
+    get nextSeq() {
+      return seq + 1;
+    },
+    async fire(count, rate) {
+      child.send({ type: 'fire', count, rate });
+      const fired = await receive<{ firstSeq: number; lastSeq: number; first: number; last: number }>('fired');
+      seq = fired.lastSeq;
+      return fired;
+    },
+    async idle() {
+      child.send({ type: 'idle' });
+      const { openWatches } = await receive<{ openWatches: number }>('idle');
+      if (openWatches > 0) throw new Error(`the workload server still has ${openWatches} open watch(es)`);
+    },
+    close: () => void child.send({ type: 'exit' }),
+  };
+}
+
+function percentile(sorted: readonly number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+async function runContender(contender: Contender, server: WorkloadServer, n: number, run: number): Promise<Sample> {
+  const tag = `${contender.id}-n${n}-r${run}`;
+  const [command, args] = contender.command(server.kubeconfig, tag);
+  const child = spawn(command, args, { cwd: root, env: { ...env, BENCH_KUBECONFIG: server.kubeconfig }, stdio: ['pipe', 'pipe', 'inherit'] });
+  const out = lines(child, tag);
+  const measure = async (count: number, rate: number): Promise<{ fired: Awaited<ReturnType<WorkloadServer['fire']>>; measured: MeasuredMessage }> => {
+    child.stdin!.write(`${JSON.stringify({ type: 'measure', last: server.nextSeq + count - 1, record: rate > 0 })}\n`);
+    await out.next('armed', 30_000);
+    const measuredP = out.next<MeasuredMessage>('measured', 60_000 + count * 2);
+    const fired = await server.fire(count, rate);
+    return { fired, measured: await measuredP };
+  };
+  try {
+    const synced = await out.next<SyncedMessage>('synced', 60_000 + n * 3);
+    if (synced.count !== n) throw new Error(`${tag}: synced with ${synced.count} objects, expected ${n}`);
+    const sample: Sample = {
+      contender: contender.id,
+      n,
+      run,
+      syncMs: synced.synced - synced.start,
+      heapRetained: synced.heapAfterGC - synced.heapBaseline,
+      heapAfterGC: synced.heapAfterGC,
+      maxRSSAtSync: synced.maxRSS,
+    };
+    const tp = await measure(events, 0);
+    sample.throughput = events / ((tp.measured.lastSeen - tp.fired.first) / 1000);
+    sample.serverRate = events / ((tp.fired.last - tp.fired.first) / 1000);
+    if (n === latencySize) {
+      const lat = await measure(latencyEvents, latencyRate);
+      const sorted = [...lat.measured.latencies].sort((a, b) => a - b);
+      sample.latency = { count: sorted.length, p50: percentile(sorted, 50), p99: percentile(sorted, 99), max: sorted.at(-1)! };
+    }
+    sample.maxRSS = Math.max(synced.maxRSS, tp.measured.maxRSS);
+    child.stdin!.write(`${JSON.stringify({ type: 'exit' })}\n`);
+    await new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)));
+    return sample;
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw error;
+  } finally {
+    await server.idle();
+  }
+}
+
+const started = new Date();
+const results: Results = {
+  command: quick ? 'npm run bench:quick' : 'npm run bench',
+  startedAt: started.toISOString(),
+  machine: {
+    cpus: `${cpus().length} × ${cpus()[0]?.model ?? 'unknown'}`,
+    memory: `${Math.round(totalmem() / 2 ** 30)} GiB`,
+    node: process.version,
+    go: '',
+    loadavgAtStart: loadavg().map((l) => l.toFixed(2)).join(' '),
+  },
+  config: { sizes, events, runs, latencyRate, latencyEvents, latencySize },
+  contenders: contenders.map(({ id, label }) => ({ id, label })),
+  bytesPerObject: 0,
+  samples: [],
+  failures: [],
+};
+if (contenders.some((c) => c.id === 'client-go')) results.machine.go = buildClientGo();
+
+for (const n of sizes) {
+  log(`N = ${n}: seeding the workload server`);
+  const server = await startServer(n);
+  results.bytesPerObject = server.bytesPerObject;
+  for (let run = 0; run < runs; run++) {
+    // Rotate the order each run, so no contender always goes first (cold caches) or last.
+    const order = contenders.map((_, i) => contenders[(i + run) % contenders.length]!);
+    for (const contender of order) {
+      try {
+        const sample = await runContender(contender, server, n, run);
+        results.samples.push(sample);
+        log(
+          `N = ${n} run ${run + 1}/${runs} ${contender.id}: sync ${sample.syncMs.toFixed(0)} ms, heap ${(sample.heapRetained / 2 ** 20).toFixed(1)} MiB, ` +
+            `${sample.throughput!.toFixed(0)} events/s (server ${sample.serverRate!.toFixed(0)}/s)` +
+            (sample.latency ? `, p50 ${sample.latency.p50.toFixed(2)} ms p99 ${sample.latency.p99.toFixed(2)} ms` : ''),
+        );
+      } catch (error) {
+        results.failures.push({ contender: contender.id, n, run, error: String((error as Error).message ?? error) });
+        log(`N = ${n} run ${run + 1}/${runs} ${contender.id}: FAILED ${(error as Error).message}`);
+      }
+    }
+  }
+  server.close();
+}
+
+results.finishedAt = new Date().toISOString();
+mkdirSync(join(root, 'bench', 'results'), { recursive: true });
+const stamp = started.toISOString().replace(/[:.]/g, '-');
+const jsonPath = join(root, 'bench', 'results', `bench-${quick ? 'quick-' : ''}${stamp}.json`);
+writeFileSync(jsonPath, `${JSON.stringify(results, null, 2)}\n`);
+log(`raw results: ${jsonPath}`);
+const notesPath = join(root, 'bench', 'NOTES.md');
+const report = renderReport(results, quick || !existsSync(notesPath) ? undefined : readFileSync(notesPath, 'utf8'));
+if (quick) process.stdout.write(report);
+else {
+  writeFileSync(join(root, 'BENCHMARKS.md'), report);
+  log('wrote BENCHMARKS.md');
+}
+if (results.failures.length > 0) {
+  log(`${results.failures.length} contender run(s) failed`);
+  process.exitCode = 1;
+}
