@@ -1,6 +1,6 @@
 /**
- * A ready `transform`: drops `metadata.managedFields` (often most of an object's size) in place and
- * returns the same object. Idempotent.
+ * A ready `transform`: drops `metadata.managedFields` (often most of an object's size) and returns
+ * the same object, with `metadata` replaced by a copy without the field. Idempotent.
  *
  * ## Example
  * ```ts
@@ -8,7 +8,13 @@
  * ```
  */
 export function stripManagedFields<T>(object: T): T {
-  const meta = (object as { metadata?: Record<string, unknown> } | null)?.metadata;
-  if (meta && typeof meta === 'object' && 'managedFields' in meta) delete meta['managedFields'];
+  const holder = object as { metadata?: Record<string, unknown> } | null;
+  const meta = holder?.metadata;
+  // Rebuild metadata rather than `delete` the field: a delete turns the object into V8's dictionary
+  // mode, which retained ~380 B more per object in the benchmark (bench/NOTES.md).
+  if (meta && typeof meta === 'object' && 'managedFields' in meta) {
+    const { managedFields: _dropped, ...rest } = meta;
+    holder!.metadata = rest;
+  }
   return object;
 }
