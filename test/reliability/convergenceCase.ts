@@ -418,9 +418,9 @@ function canonical(value: unknown): string {
 }
 
 /** Indexes equal indexes rebuilt from scratch out of the snapshot's objects. */
-export function checkIndexes(snapshot: Snapshot<KubeObject>, indexed: boolean): void {
+export function checkIndexes(snapshot: Snapshot<KubeObject>, indexed: boolean, functions: Indexers<KubeObject> = indexers): void {
   if (!indexed) return;
-  for (const [name, fn] of Object.entries(indexers)) {
+  for (const [name, fn] of Object.entries(functions)) {
     const rebuilt = new Map<string, string[]>();
     for (const [key, object] of snapshot.entries()) {
       for (const value of fn(object)) {
