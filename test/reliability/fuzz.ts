@@ -30,7 +30,7 @@ for (let c = from; c < chunks; c++) {
       lists += r.lists;
       notifications += r.notifications;
     }),
-    { numRuns, seed, endOnFailure: false },
+    { numRuns, seed, includeErrorInReport: true },
   );
   const seconds = ((Date.now() - started) / 1000).toFixed(0);
   if (result.failed) {

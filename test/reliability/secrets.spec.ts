@@ -18,7 +18,7 @@ import type { ListWatchConfig } from '../../src/sources/listWatchConfig.js';
 import type { KubeObject } from '../../src/store/kubeObject.js';
 import { createTestApiServer, type TestApiServer } from '../../src/testing/index.js';
 import { startTlsProxy, tlsCert, tlsKey } from '../sources/tlsProxy.js';
-import { sleep, until } from './harness.js';
+import { sleep } from './harness.js';
 
 /** A random secret: any 10 characters of it in a row are evidence of a leak (JSON.parse quotes 10). */
 const secret = (_what: string): string => randomBytes(20).toString('hex');

@@ -9,7 +9,7 @@
  * Exits 1 on a failed check. Needs `--expose-gc` (the npm script passes it).
  *
  * Knobs: SOAK_SECONDS (300), SOAK_OBJECTS (10000), SOAK_RATE writes/s (2000), SOAK_FAULT_EVERY_MS
- * (4000), SOAK_CHECKPOINT_MS (10000), SOAK_HEAP_BOUND_MB (24).
+ * (4000), SOAK_CHECKPOINT_MS (10000), SOAK_HEAP_BOUND_MB (10).
  */
 import { informer } from '../../src/informer.js';
 import { listWatch } from '../../src/sources/listWatch.js';
