@@ -14,7 +14,7 @@ import { MalformedWatchLineError } from '../../src/sources/malformedWatchLineErr
 import { TransportError } from '../../src/sources/transportError.js';
 import { VeryShortWatchError } from '../../src/sources/veryShortWatchError.js';
 import { WatchStalledError } from '../../src/sources/watchStalledError.js';
-import { isTombstone } from '../../src/store/delta.js';
+import { isTombstone, type Tombstone } from '../../src/store/delta.js';
 import { byLabel, byNamespace, type Indexers } from '../../src/store/indexFunc.js';
 import { objectKey } from '../../src/store/keyFunc.js';
 import type { KubeObject } from '../../src/store/kubeObject.js';
@@ -46,14 +46,14 @@ export type Fault =
   | { readonly fault: 'list410' }
   | { readonly fault: 'continue410' }
   | { readonly fault: 'compact' }
-  | { readonly fault: 'dropped'; readonly writes: readonly Write[] }
+  | { readonly fault: 'dropped'; readonly writes: readonly Write[]; readonly repair: 'compact' | 'rewatch' | 'relist' }
   | { readonly fault: 'status'; readonly status: 429 | 500 | 503; readonly verbs: 'list' | 'watch' | 'both'; readonly count: number }
   | { readonly fault: 'refuse'; readonly ms: number }
   | { readonly fault: 'slow'; readonly ms: number; readonly count: number }
   | { readonly fault: 'malformed' }
   | { readonly fault: 'garbage'; readonly kind: 'truncate' | 'unknownType' | 'errorBody' | 'nameless' };
 
-export type Step = Write | Fault | { readonly op: 'pause'; readonly ms: number };
+export type Step = Write | Fault | { readonly op: 'pause'; readonly ms: number } | { readonly op: 'handler'; readonly resyncMs: number };
 
 export interface InformerSetup {
   readonly labelSelector: string | undefined;
@@ -62,6 +62,10 @@ export interface InformerSetup {
   readonly resyncMs: number;
   readonly pageSize: number | undefined;
   readonly streamingList: boolean;
+  /** Watch one namespace instead of all. */
+  readonly namespace: string | undefined;
+  /** PartialObjectMetadata instead of full objects. */
+  readonly metadataOnly: boolean;
 }
 
 export interface Scenario {
@@ -97,7 +101,13 @@ export const faultArb: fc.Arbitrary<Fault> = fc.oneof(
   fc.constant({ fault: 'list410' as const }),
   fc.constant({ fault: 'continue410' as const }),
   fc.constant({ fault: 'compact' as const }),
-  fc.record({ fault: fc.constant('dropped' as const), writes: fc.array(writeArb, { minLength: 1, maxLength: 4 }) }),
+  // Writes the open watches never see (FakeControllerSource's *DropWatch), then a repair: compaction
+  // and a re-watch (410, relist), a plain re-watch (replays the log), or a relist (in-stream 410).
+  fc.record({
+    fault: fc.constant('dropped' as const),
+    writes: fc.array(writeArb, { minLength: 1, maxLength: 4 }),
+    repair: fc.constantFrom('compact' as const, 'rewatch' as const, 'relist' as const),
+  }),
   fc.record({
     fault: fc.constant('status' as const),
     status: fc.constantFrom(429 as const, 500 as const, 503 as const),
@@ -117,6 +127,8 @@ export const setupArb: fc.Arbitrary<InformerSetup> = fc.record({
   resyncMs: fc.constantFrom(0, 0, 25),
   pageSize: fc.constantFrom(undefined, 2, 5),
   streamingList: fc.boolean(),
+  namespace: fc.constantFrom(undefined, undefined, 'constructor'),
+  metadataOnly: fc.boolean(),
 });
 
 export const scenarioArb: fc.Arbitrary<Scenario> = fc.record({
@@ -127,6 +139,8 @@ export const scenarioArb: fc.Arbitrary<Scenario> = fc.record({
       { weight: 6, arbitrary: writeArb as fc.Arbitrary<Step> },
       { weight: 3, arbitrary: faultArb as fc.Arbitrary<Step> },
       { weight: 1, arbitrary: fc.record({ op: fc.constant('pause' as const), ms: fc.integer({ min: 1, max: 30 }) }) },
+      // A handler added mid-run (R25: replay of the cache, then live), with or without its own resync.
+      { weight: 1, arbitrary: fc.record({ op: fc.constant('handler' as const), resyncMs: fc.constantFrom(0, 1000) }) },
     ),
     { maxLength: 30, size: 'medium' },
   ),
@@ -226,14 +240,17 @@ export async function runScenario(scenario: Scenario, options: CaseOptions = {})
   let streamError: unknown;
   const pending: Promise<void>[] = [];
   let lastStatusAt = Date.now();
+  const handlers: HandlerCall[][] = [];
+  const handlerSubscriptions: Subscription[] = [];
   try {
     for (const write of scenario.initial) if (applyWrite(server, model, write)) writes++;
     const selector = setup.labelSelector === undefined ? undefined : parseLabelSelector(setup.labelSelector);
     const source$ = listWatch(
       server.kubeConfig,
-      { version: 'v1', plural: 'configmaps' },
+      { version: 'v1', plural: 'configmaps', ...(setup.namespace !== undefined ? { namespace: setup.namespace } : {}) },
       {
         backoff: { initialDelay: 5, maxDelay: 40 },
+        metadataOnly: setup.metadataOnly,
         idleTimeout: 2_000,
         timeoutSeconds: 30,
         ...(setup.labelSelector !== undefined ? { labelSelector: setup.labelSelector } : {}),
@@ -253,6 +270,20 @@ export async function runScenario(scenario: Scenario, options: CaseOptions = {})
     for (const step of scenario.steps) {
       if ('op' in step) {
         if (step.op === 'pause') await sleep(step.ms);
+        else if (step.op === 'handler') {
+          const seen: HandlerCall[] = [];
+          handlers.push(seen);
+          handlerSubscriptions.push(
+            inf.addHandler(
+              {
+                onAdd: (object, initial) => void seen.push({ type: 'add', object, initial }),
+                onUpdate: (old, object) => void seen.push({ type: 'update', old, object }),
+                onDelete: (object) => void seen.push({ type: 'delete', object }),
+              },
+              { resyncMs: step.resyncMs },
+            ),
+          );
+        }
         else if (applyWrite(server, model, step)) writes++;
         continue;
       }
@@ -275,7 +306,10 @@ export async function runScenario(scenario: Scenario, options: CaseOptions = {})
     const expected = new Map<string, KubeObject>();
     for (const o of serverObjects) {
       if (selector && !matchesLabels(selector, o.metadata?.labels)) continue;
-      const copy = structuredClone(o);
+      if (setup.namespace !== undefined && o.metadata?.namespace !== setup.namespace) continue;
+      const copy: KubeObject = setup.metadataOnly
+        ? { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: structuredClone(o.metadata ?? {}) }
+        : structuredClone(o);
       expected.set(objectKey(o.metadata!.namespace, o.metadata!.name!), setup.transform ? stamp(copy) : copy);
     }
 
@@ -304,6 +338,7 @@ export async function runScenario(scenario: Scenario, options: CaseOptions = {})
 
     checkIndexes(inf.snapshot, setup.indexes);
     checkNotifications(changes, inf.snapshot);
+    handlers.forEach((calls, i) => checkHandler(calls, inf.snapshot, `handler #${i}`));
     // errors$ only for the nameless objects injected (one per open watch at the time, at most).
     const nameless = scenario.steps.filter((s) => 'fault' in s && s.fault === 'garbage' && s.kind === 'nameless').length;
     const unexpected = informerErrors.filter((e) => !(e instanceof InvalidObjectError));
@@ -329,6 +364,7 @@ export async function runScenario(scenario: Scenario, options: CaseOptions = {})
     if (refusedErrors > refusedBudget) throw new Divergence(`${refusedErrors} refused attempts in ${refusedMs} ms of refusal (budget ${refusedBudget})`);
     return { faults, writes, lists, watches, notifications: changes.length, refusedErrors };
   } finally {
+    for (const h of handlerSubscriptions) h.unsubscribe();
     subscription?.unsubscribe();
     await Promise.allSettled(pending);
     await server.close();
@@ -368,8 +404,9 @@ async function injectFault(server: TestApiServer, model: Map<string, ModelObject
       return;
     case 'dropped':
       for (const write of fault.writes) applyWrite(server, model, write, false);
-      server.compact();
-      server.closeWatches();
+      if (fault.repair === 'compact') server.compact();
+      if (fault.repair === 'relist') server.failWatches({ status: 410 });
+      else server.closeWatches();
       return;
     case 'status': {
       const verbs = fault.verbs === 'both' ? (['list', 'watch'] as const) : ([fault.verbs] as const);
@@ -515,4 +552,41 @@ export function checkNotifications(changes: readonly Notification<KubeObject>[],
   for (const key of keys) {
     if (state.get(key) !== snapshot.get(key)) throw new Divergence(`replay of ${key} is ${summary(state.get(key))}, snapshot ${summary(snapshot.get(key))}`);
   }
+}
+
+type HandlerCall =
+  | { readonly type: 'add'; readonly object: KubeObject; readonly initial: boolean }
+  | { readonly type: 'update'; readonly old: KubeObject; readonly object: KubeObject }
+  | { readonly type: 'delete'; readonly object: KubeObject | Tombstone<KubeObject> };
+
+/**
+ * A handler's calls replayed from empty end at the snapshot (by resourceVersion: sync updates may
+ * be filtered per handler, R23); adds of absent keys, updates and deletes of held keys, old = held.
+ */
+function checkHandler(calls: readonly HandlerCall[], snapshot: Snapshot<KubeObject>, who: string): void {
+  const state = new Map<string, KubeObject>();
+  const keyOf = (o: KubeObject | Tombstone<KubeObject>): string => (isTombstone(o) ? o.key : objectKey(o.metadata?.namespace, o.metadata!.name!));
+  calls.forEach((c, i) => {
+    const key = keyOf(c.object);
+    const at = `${who} call #${i} (${c.type} ${key})`;
+    switch (c.type) {
+      case 'add':
+        if (state.has(key)) throw new Divergence(`${at}: add of a held key`);
+        state.set(key, c.object);
+        return;
+      case 'update': {
+        const held = state.get(key);
+        if (!held) throw new Divergence(`${at}: update of a key it never got`);
+        if (rvOf(c.old) < rvOf(held)) throw new Divergence(`${at}: old object at RV ${rvOf(c.old)} older than held ${rvOf(held)}`);
+        state.set(key, c.object);
+        return;
+      }
+      case 'delete':
+        if (!state.delete(key)) throw new Divergence(`${at}: delete of a key it never got`);
+        return;
+    }
+  });
+  const want = [...snapshot.entries()].map(([k, o]) => `${k}@${rvOf(o)}`).sort();
+  const got = [...state.entries()].map(([k, o]) => `${k}@${rvOf(o)}`).sort();
+  if (want.join() !== got.join()) throw new Divergence(`${who} ends with [${got}], snapshot [${want}]`);
 }
