@@ -51,6 +51,8 @@ export type Fault =
   | { readonly fault: 'refuse'; readonly ms: number }
   | { readonly fault: 'slow'; readonly ms: number; readonly count: number }
   | { readonly fault: 'malformed' }
+  | { readonly fault: 'watchOpen410' }
+  | { readonly fault: 'denied'; readonly how: 'forbid' | 'unauthorized'; readonly ms: number }
   | { readonly fault: 'garbage'; readonly kind: 'truncate' | 'unknownType' | 'errorBody' | 'nameless' };
 
 export type Step = Write | Fault | { readonly op: 'pause'; readonly ms: number } | { readonly op: 'handler'; readonly resyncMs: number };
@@ -117,6 +119,8 @@ export const faultArb: fc.Arbitrary<Fault> = fc.oneof(
   fc.record({ fault: fc.constant('refuse' as const), ms: fc.integer({ min: 10, max: 60 }) }),
   fc.record({ fault: fc.constant('slow' as const), ms: fc.integer({ min: 5, max: 60 }), count: fc.integer({ min: 1, max: 3 }) }),
   fc.constant({ fault: 'malformed' as const }),
+  fc.constant({ fault: 'watchOpen410' as const }),
+  fc.record({ fault: fc.constant('denied' as const), how: fc.constantFrom('forbid' as const, 'unauthorized' as const), ms: fc.integer({ min: 10, max: 60 }) }),
   fc.record({ fault: fc.constant('garbage' as const), kind: fc.constantFrom('truncate' as const, 'unknownType' as const, 'errorBody' as const, 'nameless' as const) }),
 );
 
@@ -425,6 +429,23 @@ async function injectFault(server: TestApiServer, model: Map<string, ModelObject
       return;
     case 'malformed':
       server.emitMalformedLine();
+      return;
+    case 'watchOpen410':
+      // An HTTP 410 status on the watch request itself (R9: treated as expired).
+      server.failNext({ status: 410, verbs: ['watch'] });
+      server.closeWatches();
+      return;
+    case 'denied':
+      // RBAC or credentials broken for a while: 403 / 401 on every request, then fixed.
+      if (fault.how === 'forbid') server.forbid({ verbs: ['list', 'watch'] });
+      else server.setToken('not-what-the-client-sends');
+      server.closeWatches();
+      pending.push(
+        sleep(fault.ms).then(() => {
+          if (fault.how === 'forbid') server.clearFaults();
+          else server.setToken(undefined);
+        }),
+      );
       return;
     case 'garbage':
       switch (fault.kind) {
