@@ -93,12 +93,12 @@ export function httpGet<R>(
 
 /**
  * Loading credentials failed. V8's JSON.parse errors quote the start of the text they choke on, and
- * that text is an exec plugin's output, which holds the token: such an error is replaced by a
- * message without the text (and is not kept as the cause).
+ * that text is an exec plugin's output or a decoded OIDC id-token, which hold the token: such an
+ * error is replaced by a message without the text (and is not kept as the cause).
  */
 function credentialError(verb: string, error: unknown): TransportError {
   if (error instanceof SyntaxError) {
-    return new TransportError(verb, 'cannot load credentials: the credential plugin printed something that is not JSON (output not shown: it may hold secrets)');
+    return new TransportError(verb, 'cannot load credentials: an exec plugin output or a token did not parse as JSON (not shown: it may hold secrets)');
   }
   return new TransportError(verb, `cannot load credentials: ${(error as Error)?.message ?? error}`, { cause: error });
 }
