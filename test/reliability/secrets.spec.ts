@@ -212,6 +212,17 @@ test('an exec plugin whose output is not JSON (it printed the bare token) never 
   }
 });
 
+test('an OIDC id-token that does not decode (its header is not JSON) never shows', (t) =>
+  withServer(async (server) => {
+    const inner = secret('oidc');
+    const idToken = `${Buffer.from(inner).toString('base64url')}.${Buffer.from('{}').toString('base64url')}.${secret('sig')}`;
+    const user = { authProvider: { name: 'oidc', config: { 'id-token': idToken, 'client-id': 'x', 'idp-issuer-url': 'https://127.0.0.1:1' } } };
+    const { emitted, statuses } = await emittedBy(kubeConfigFor(server.url, user), 3000, {}, (n) => n > 3);
+    t.true(statuses > 0);
+    t.true(emitted.some((e) => textOf(e).includes('cannot load credentials')), 'the failure is visible');
+    assertNoSecrets(t, emitted, [idToken, inner]);
+  }));
+
 test('faults with a valid token (429, 500, 403 made fatal, refused connections, resets, malformed lines): the token never shows', (t) => {
   const token = secret('goodtoken');
   return withServer(async (server) => {
