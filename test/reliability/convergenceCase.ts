@@ -68,6 +68,8 @@ export interface InformerSetup {
   readonly namespace: string | undefined;
   /** PartialObjectMetadata instead of full objects. */
   readonly metadataOnly: boolean;
+  /** bufferByKey window (0: one batch per synchronous burst). */
+  readonly windowMs?: number;
 }
 
 export interface Scenario {
@@ -133,6 +135,7 @@ export const setupArb: fc.Arbitrary<InformerSetup> = fc.record({
   streamingList: fc.boolean(),
   namespace: fc.constantFrom(undefined, undefined, 'constructor'),
   metadataOnly: fc.boolean(),
+  windowMs: fc.constantFrom(0, 0, 15),
 });
 
 export const scenarioArb: fc.Arbitrary<Scenario> = fc.record({
@@ -267,7 +270,7 @@ export async function runScenario(scenario: Scenario, options: CaseOptions = {})
         },
       },
     );
-    const inf = informer(source$, { ...(setup.indexes ? { indexers } : {}), resyncMs: setup.resyncMs });
+    const inf = informer(source$, { ...(setup.indexes ? { indexers } : {}), resyncMs: setup.resyncMs, buffer: { windowMs: setup.windowMs ?? 0 } });
     inf.errors$.subscribe((e) => informerErrors.push(e));
     subscription = inf.changes$.subscribe({ next: (c) => changes.push(c), error: (e) => (streamError = e) });
 
