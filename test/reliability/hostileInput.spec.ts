@@ -315,3 +315,29 @@ test('a transform that throws ends the streams with its own error (documented co
   await until(() => w.converged() && server.openWatchCount === 1, 'a fresh subscription converges');
   t.true(w.informer.snapshot.has('default', 't'));
 });
+
+test('odd field types (numeric RV, null/string/array labels, numeric namespace), wrong kinds and empty bookmarks: no crash, only typed errors', async (t) => {
+  const { server, w } = await setup(t, {}, { indexers: { namespace: byNamespace, tier: byLabel('tier') } });
+  const odd: unknown[] = [
+    { kind: 'ConfigMap', metadata: { name: 'rv-number', namespace: 'default', resourceVersion: 12 } },
+    { kind: 'ConfigMap', metadata: { name: 'labels-null', namespace: 'default', resourceVersion: '12', labels: null } },
+    { kind: 'ConfigMap', metadata: { name: 'labels-string', namespace: 'default', resourceVersion: '12', labels: 'tier=a' } },
+    { kind: 'ConfigMap', metadata: { name: 'labels-array', namespace: 'default', resourceVersion: '12', labels: ['tier'] } },
+    { kind: 'ConfigMap', metadata: { name: 'ns-number', namespace: 7, resourceVersion: '12' } },
+  ];
+  for (const object of odd) server.emitMalformedLine(line('ADDED', object));
+  // R6: another kind is dropped; a bookmark without metadata or RV is ignored.
+  server.emitMalformedLine(line('ADDED', { kind: 'Pod', metadata: { name: 'pod', namespace: 'default' } }));
+  server.emitMalformedLine(line('BOOKMARK', { kind: 'ConfigMap' }));
+  server.emitMalformedLine(line('BOOKMARK', { kind: 'ConfigMap', metadata: {} }));
+  await until(() => w.informer.snapshot.has('default', 'labels-array') && w.informer.snapshot.has('ns-number'), 'the odd objects cached');
+  t.false(w.informer.snapshot.has('default', 'pod'));
+  t.is(w.streamError, undefined);
+  t.true(w.errors.every((e) => e instanceof IndexFuncError), w.errors.map(String).join('\n'));
+  t.deepEqual(w.statusErrors(), []);
+  t.deepEqual(Object.keys(Object.prototype), []);
+  // The server never had them: a relist finds them gone (tombstones) and the cache is the server's.
+  server.failWatches({ status: 410 });
+  await recovers(server, w, 'odd field types');
+  t.false(w.informer.snapshot.has('default', 'rv-number'));
+});
