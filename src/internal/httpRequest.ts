@@ -82,13 +82,25 @@ export function httpGet<R>(
         });
         request.end();
       },
-      (error: unknown) => subscriber.error(new TransportError(target.verb, `cannot load credentials: ${(error as Error)?.message ?? error}`, { cause: error })),
+      (error: unknown) => subscriber.error(credentialError(target.verb, error)),
     );
     return () => {
       done = true;
       request?.destroy();
     };
   });
+}
+
+/**
+ * Loading credentials failed. V8's JSON.parse errors quote the start of the text they choke on, and
+ * that text is an exec plugin's output or a decoded OIDC id-token, which hold the token: such an
+ * error is replaced by a message without the text (and is not kept as the cause).
+ */
+function credentialError(verb: string, error: unknown): TransportError {
+  if (error instanceof SyntaxError) {
+    return new TransportError(verb, 'cannot load credentials: an exec plugin output or a token did not parse as JSON (not shown: it may hold secrets)');
+  }
+  return new TransportError(verb, `cannot load credentials: ${(error as Error)?.message ?? error}`, { cause: error });
 }
 
 function apiError(target: RequestTarget, code: number, body: string, retryAfter: string | string[] | undefined): KubeApiError {

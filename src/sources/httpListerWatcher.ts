@@ -183,7 +183,13 @@ function readWatch<T>(
     }
   };
   response.on('data', onData);
-  response.on('end', () => subscriber.complete());
+  response.on('end', () => {
+    // A body that ends inside a line was cut short: say so (the watch resumes from the last RV).
+    const held = reader.pending();
+    if (held > 0 && !subscriber.closed) {
+      subscriber.error(new TransportError(where.verb, `the stream ended inside an event line (${held} bytes dropped)`, { code: 'ECONNRESET' }));
+    } else subscriber.complete();
+  });
   response.on('close', () => {
     if (!response.complete && !subscriber.closed) {
       subscriber.error(new TransportError(where.verb, 'the connection closed mid-stream', { code: 'ECONNRESET' }));

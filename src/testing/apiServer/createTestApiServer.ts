@@ -88,6 +88,7 @@ export async function createTestApiServer(config: TestApiServerConfig = {}): Pro
   const http = createHttpServer({ keepAliveTimeout: 5_000 }, onRequest);
   const listener = createRefusableListener(http);
   let closed = false;
+  let refusals = 0;
   const port = await listener.listen(config.port ?? 0);
   const url = `http://127.0.0.1:${port}`;
 
@@ -222,9 +223,22 @@ export async function createTestApiServer(config: TestApiServerConfig = {}): Pro
       if (options?.updateKubeConfig) loadKubeConfig(token);
     },
     async refuseConnections(ms) {
+      // Overlapping refusals: the port comes back when the last one ends.
+      refusals++;
       listener.stop();
       await new Promise((resolve) => setTimeout(resolve, ms));
-      if (!closed) await listener.listen(port);
+      if (--refusals > 0) return;
+      // While nothing listens, the port is free: a client retrying its connect can get it as its
+      // own ephemeral port (a TCP self-connect), or another process can take it. Wait for it back.
+      for (let attempt = 0; !closed; attempt++) {
+        try {
+          await listener.listen(port);
+          return;
+        } catch (error) {
+          if ((error as { code?: unknown }).code !== 'EADDRINUSE' || attempt >= 500) throw error;
+          await new Promise((resolve) => setTimeout(resolve, 10));
+        }
+      }
     },
   };
   return server;

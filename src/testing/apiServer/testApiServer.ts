@@ -131,6 +131,6 @@ export interface TestApiServer {
    * sending the old one and get 401, which is how credential reload is tested.
    */
   setToken(token: string | undefined, options?: { readonly updateKubeConfig?: boolean }): void;
-  /** Stops listening (new connections are refused) and drops open connections, for `ms`, then listens again on the same port. */
+  /** Stops listening (new connections are refused) and drops open connections, for `ms`, then listens again on the same port (waiting, up to 5 s, while something else holds it). */
   refuseConnections(ms: number): Promise<void>;
 }

@@ -1,0 +1,137 @@
+/*
+ * Hostile LIST responses (issue 7 §2), from a raw loopback HTTP server (the test API server only
+ * serves well-formed lists): a body that is not JSON, JSON that is not a list, a truncated body,
+ * and items that are null, not objects, or nameless. Typed errors, the cache keeps what it had,
+ * and the next good list is applied.
+ */
+import test from 'ava';
+import { KubeConfig } from '@kubernetes/client-node';
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { informer } from '../../src/informer.js';
+import { InvalidObjectError } from '../../src/operators/toDeltas.js';
+import { listWatch } from '../../src/sources/listWatch.js';
+import type { ListWatchStatus } from '../../src/sources/listWatchStatus.js';
+import { TransportError } from '../../src/sources/transportError.js';
+import { until } from './harness.js';
+
+type Mode = 'good' | 'notJson' | 'notList' | 'truncated' | 'badItems';
+
+const cm = (name: string, rv: string) => ({ metadata: { name, namespace: 'd', resourceVersion: rv } });
+
+async function rawServer() {
+  let mode: Mode = 'good';
+  let rv = 10;
+  const watches = new Set<ServerResponse>();
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    if (url.searchParams.get('watch') === 'true') {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.flushHeaders();
+      watches.add(res);
+      res.on('close', () => watches.delete(res));
+      return;
+    }
+    const list = (items: unknown[]) => JSON.stringify({ kind: 'ConfigMapList', apiVersion: 'v1', metadata: { resourceVersion: String(rv) }, items });
+    if (mode !== 'truncated') res.writeHead(200, { 'Content-Type': 'application/json' });
+    switch (mode) {
+      case 'good':
+        res.end(list([cm('a', String(rv)), cm('b', String(rv))]));
+        return;
+      case 'notJson':
+        res.end('{"kind":"ConfigMapList","items":[{"metadata":');
+        return;
+      case 'notList':
+        res.end(JSON.stringify({ kind: 'Status', items: 'nope' }));
+        return;
+      case 'truncated': {
+        const body = list([cm('a', String(rv))]);
+        res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': String(body.length + 100) });
+        res.write(body);
+        setTimeout(() => res.socket?.destroy(), 10);
+        return;
+      }
+      case 'badItems':
+        res.end(list([null, 'a string', 42, [], { metadata: {} }, { metadata: { namespace: 'd' } }, cm('c', String(rv))]));
+        return;
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  const kubeConfig = new KubeConfig();
+  kubeConfig.loadFromOptions({
+    clusters: [{ name: 'c', server: `http://127.0.0.1:${port}`, skipTLSVerify: true }],
+    users: [{ name: 'u' }],
+    contexts: [{ name: 'x', cluster: 'c', user: 'u' }],
+    currentContext: 'x',
+  });
+  return {
+    kubeConfig,
+    set(next: Mode) {
+      mode = next;
+      rv++;
+    },
+    watching: () => watches.size > 0,
+    /** Ends the open watches with an in-stream 410, so the client relists. */
+    expire() {
+      for (const w of watches) w.end(`${JSON.stringify({ type: 'ERROR', object: { kind: 'Status', code: 410, reason: 'Expired', message: 'too old' } })}\n`);
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+for (const [mode, expected] of [
+  ['notJson', /invalid response body/],
+  ['notList', /not a Kubernetes list/],
+  ['truncated', /closed before the body ended|aborted|socket hang up/],
+] as const) {
+  test(`a LIST whose body is ${mode}: TransportError, the cache keeps what it had, and the next good list is applied`, async (t) => {
+    const api = await rawServer();
+    const statuses: ListWatchStatus[] = [];
+    const inf = informer(
+      listWatch(api.kubeConfig, { version: 'v1', plural: 'configmaps' }, { backoff: { initialDelay: 10, maxDelay: 30 }, onStatus: (s) => void statuses.push(s) }),
+    );
+    const errors: unknown[] = [];
+    inf.errors$.subscribe((e) => errors.push(e));
+    const sub = inf.changes$.subscribe();
+    try {
+      await until(() => inf.snapshot.size === 2 && api.watching(), 'the first list and the watch');
+      const before = inf.snapshot;
+      api.set(mode);
+      api.expire();
+      await until(() => statuses.some((s) => s.type === 'ERROR' && s.error instanceof TransportError && expected.test(s.error.message)), `a TransportError matching ${expected}`);
+      t.is(inf.snapshot, before, 'the cache is untouched');
+      api.set('good');
+      await until(() => inf.snapshot.get('d/a')?.metadata?.resourceVersion === inf.snapshot.get('d/b')?.metadata?.resourceVersion && inf.snapshot !== before, 'the good list applied');
+      t.deepEqual(errors, []);
+    } finally {
+      sub.unsubscribe();
+      await api.close();
+    }
+  });
+}
+
+test('a LIST with null, non-object and nameless items: an InvalidObjectError each, the good item applied, the rest skipped', async (t) => {
+  const api = await rawServer();
+  const inf = informer(listWatch(api.kubeConfig, { version: 'v1', plural: 'configmaps' }, { backoff: { initialDelay: 10, maxDelay: 30 } }));
+  const errors: unknown[] = [];
+  inf.errors$.subscribe((e) => errors.push(e));
+  const sub = inf.changes$.subscribe();
+  try {
+    await until(() => inf.snapshot.size === 2 && api.watching(), 'the first list and the watch');
+    api.set('badItems');
+    api.expire();
+    await until(() => inf.snapshot.has('d/c'), 'the relist');
+    t.deepEqual([...inf.snapshot.keys()], ['d/c'], 'a and b are gone (the list no longer has them), c is in');
+    t.is(errors.length, 6);
+    t.true(errors.every((e) => e instanceof InvalidObjectError), errors.map(String).join('\n'));
+    t.deepEqual(Object.keys(Object.prototype), []);
+  } finally {
+    sub.unsubscribe();
+    await api.close();
+  }
+});
