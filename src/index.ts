@@ -60,6 +60,7 @@ export { WatchStalledError } from './sources/watchStalledError.js';
 export { VeryShortWatchError } from './sources/veryShortWatchError.js';
 export { MalformedWatchLineError } from './sources/malformedWatchLineError.js';
 export { WatchLineTooLongError } from './sources/watchLineTooLongError.js';
+export { TransformError } from './sources/transformError.js';
 export type { KubeStatus, KubeApiErrorInit } from './sources/kubeApiError.js';
 export type { ListWatchConfig } from './sources/listWatchConfig.js';
 export type { ReflectorConfig, BackoffConfig } from './sources/reflectorConfig.js';

@@ -38,7 +38,7 @@ function listFrom<T>(rt: ReflectorRuntime<T>, first: ListRequest, isFullRetry: b
           page++;
           itemsSoFar += response.items.length;
           if (page === 1) listRV = response.resourceVersion; // R4: the first page's RV
-          const items = transform ? response.items.map(transform) : response.items;
+          const items = transform ? response.items.map(rt.transform) : response.items;
           const remaining = response.remainingItemCount;
           const progress = remaining === undefined ? { page, itemsSoFar } : { page, itemsSoFar, remainingItemCount: remaining };
           rt.emit({ type: 'LIST_PAGE', items, ...progress });

@@ -4,6 +4,7 @@ import type { ListWatchStatus, RelistReason } from '../sources/listWatchStatus.j
 import type { RawEvent } from '../sources/rawEvent.js';
 import type { ReflectorConfig } from '../sources/reflectorConfig.js';
 import { WatchStalledError } from '../sources/watchStalledError.js';
+import { TransformError } from '../sources/transformError.js';
 import { createBackoff } from './backoff.js';
 import { isPermanent, retryAfterMs } from './classifyError.js';
 
@@ -65,11 +66,17 @@ export function createReflectorRuntime<T>(
   let watchdog: Subscription | undefined;
   let lastActivity = 0;
 
-  const guard = (fn: () => void): void => {
+  // A transform that throws ends this cycle like a list or watch failure; anything else is a bug
+  // of ours or of an onStatus callback and errors the Observable.
+  const fail = (error: unknown, verb: string): void => {
+    if (error instanceof TransformError) rt.cycleFailed(error, verb === 'list' ? 'listError' : 'watchError');
+    else subscriber.error(error);
+  };
+  const guard = (fn: () => void, verb = 'list'): void => {
     try {
       fn();
     } catch (error) {
-      subscriber.error(error);
+      fail(error, verb);
     }
   };
 
@@ -84,7 +91,15 @@ export function createReflectorRuntime<T>(
     paginatedResult: false,
     emit: (event) => subscriber.next(event),
     status: (value) => onStatus?.(value),
-    transform: transform ?? ((object) => object),
+    transform: transform
+      ? (object) => {
+          try {
+            return transform(object);
+          } catch (cause) {
+            throw new TransformError({ cause });
+          }
+        }
+      : (object) => object,
     timeoutSeconds: () => config.timeoutSeconds ?? Math.floor(300 + Math.random() * 300),
 
     start(source, observer, verb) {
@@ -110,7 +125,7 @@ export function createReflectorRuntime<T>(
         }
         end();
         holder.unsubscribe();
-        guard(() => observer.error(new WatchStalledError(verb, idle)));
+        guard(() => observer.error(new WatchStalledError(verb, idle)), verb);
       };
       watchdog = scheduler.schedule(check, idleTimeout);
       holder.add(
@@ -121,18 +136,22 @@ export function createReflectorRuntime<T>(
             try {
               observer.next(value); // no closure per event: this is the hot path
             } catch (error) {
-              subscriber.error(error);
+              if (error instanceof TransformError) {
+                end();
+                holder.unsubscribe();
+              }
+              fail(error, verb);
             }
           },
           error: (error: unknown) => {
             if (!live()) return;
             end();
-            guard(() => observer.error(error));
+            guard(() => observer.error(error), verb);
           },
           complete: () => {
             if (!live()) return;
             end();
-            guard(() => observer.complete());
+            guard(() => observer.complete(), verb);
           },
         }),
       );

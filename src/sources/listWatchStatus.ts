@@ -58,7 +58,7 @@ export interface RelistingStatus {
 /**
  * Something failed. `error` is one of {@link KubeApiError}, {@link TransportError},
  * {@link WatchStalledError}, {@link VeryShortWatchError}, {@link MalformedWatchLineError},
- * {@link WatchLineTooLongError}; `permanent` is true for 403 and 404 (retried slowly, or fatal with
+ * {@link WatchLineTooLongError}, {@link TransformError}; `permanent` is true for 403 and 404 (retried slowly, or fatal with
  * `fatalErrors: 'permanent'`).
  */
 export interface ErrorStatus {

@@ -41,7 +41,9 @@ export interface ReflectorConfig<T> {
   /**
    * Applied to every object before it is emitted (list items and watch objects). The objects are
    * freshly parsed and owned by the source, so mutating and returning the argument is fine.
-   * Must be idempotent. A throw errors the Observable.
+   * Must be idempotent. A throw is reported as a {@link TransformError} on `onStatus` and ends the
+   * current list or watch; the source backs off and relists (client-go's behaviour), and the store
+   * keeps what it had meanwhile.
    */
   readonly transform?: (object: T) => T;
   /** Fixed watch `timeoutSeconds`. Default: a random integer in [300, 600) per watch (R5). */

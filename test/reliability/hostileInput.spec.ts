@@ -12,6 +12,7 @@ import { KubeApiError } from '../../src/sources/kubeApiError.js';
 import { MalformedWatchLineError } from '../../src/sources/malformedWatchLineError.js';
 import { TransportError } from '../../src/sources/transportError.js';
 import { WatchLineTooLongError } from '../../src/sources/watchLineTooLongError.js';
+import { TransformError } from '../../src/sources/transformError.js';
 import { byLabel, byNamespace } from '../../src/store/indexFunc.js';
 import type { KubeObject } from '../../src/store/kubeObject.js';
 import { createTestApiServer, type TestApiServer } from '../../src/testing/index.js';
@@ -300,23 +301,27 @@ test('a handler and a subscriber that throw: HandlerError on errors$, RxJS repor
   t.deepEqual(keysOf(w), ['default/a', 'default/after-throwing-consumers', 'default/b', 'default/c', 'default/x']);
 });
 
-test('a transform that throws ends the streams with its own error (documented contract); a new subscription starts afresh', async (t) => {
+test('a transform that throws is a typed error on the status stream: the cache keeps what it had, the source backs off and relists, and recovers', async (t) => {
   let throwing = false;
-  const boom = new Error('transform bug');
   const { server, w } = await setup(t, {
     transform: (o) => {
-      if (throwing && o.metadata?.name === 't') throw boom;
+      if (throwing && o.metadata?.name === 't') throw new Error('transform bug');
       return o;
     },
   });
+  const before = keysOf(w);
   throwing = true;
   server.create('configmaps', cm('t'));
-  await until(() => w.streamError !== undefined, 'the stream error');
-  t.is(w.streamError, boom);
+  await until(() => w.statusErrors().some((e) => e instanceof TransformError), 'the TransformError');
+  const error = w.statusErrors().find((e) => e instanceof TransformError)!;
+  t.is(error.message, '[informer] transform threw: transform bug');
+  t.is((error.cause as Error).message, 'transform bug');
+  t.is(w.streamError, undefined, 'the informer did not die');
+  t.deepEqual(keysOf(w), before, 'the cache kept what it had');
+  // It keeps trying (relists that meet the same object fail the same way) until the object is fixed.
+  await until(() => w.statusErrors().filter((e) => e instanceof TransformError).length >= 2, 'a second attempt');
   throwing = false;
-  const again = w.informer.changes$.subscribe();
-  t.teardown(() => again.unsubscribe());
-  await until(() => w.converged() && server.openWatchCount === 1, 'a fresh subscription converges');
+  await recovers(server, w, 'a throwing transform');
   t.true(w.informer.snapshot.has('default', 't'));
 });
 

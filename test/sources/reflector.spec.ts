@@ -588,18 +588,36 @@ test('transform is applied to list items and watch objects', (t) => {
   t.deepEqual(o.events, ['0 LIST_START', '1 PAGE1(a!)', '1 DONE(1)', '2 ADDED(b!@2)']);
 });
 
-test('a throwing transform errors the Observable and tears everything down', (t) => {
+test('a throwing transform is a TransformError on the status stream: the cycle ends, backoff, relist (list and watch)', (t) => {
+  let throws = 2; // the first list page, then the first watch event
   const o = scenario(
     t,
-    (cold) => ({ lists: [cold('-(a|)', { a: page([cm('a', '1')], '1') })], watches: [] }),
-    100,
+    (cold) => ({
+      lists: [cold('-(a|)', { a: page([cm('a', '1')], '1') }), cold('-(a|)', { a: page([cm('a', '1')], '1') }), cold('-(a|)', { a: page([cm('a', '1')], '3') })],
+      watches: [cold('-o-x', { o: OPEN, x: ev('ADDED', 'b', '2') })],
+    }),
+    3000,
     {
-      transform: () => {
-        throw new TypeError('boom');
+      transform: (object) => {
+        if (throws > 0 && (object.metadata?.name === 'a' ? throws === 2 : throws === 1)) {
+          throws--;
+          throw new TypeError('boom');
+        }
+        return object;
       },
     },
   );
-  t.deepEqual(o.events, ['0 LIST_START', '1 error TypeError: boom']);
+  t.deepEqual(o.events, ['0 LIST_START', '801 LIST_START', '802 PAGE1(a)', '802 DONE(1)', '2405 LIST_START', '2406 PAGE1(a)', '2406 DONE(3)']);
+  t.deepEqual(o.statuses.filter((s) => /ERROR|BACKING_OFF|RELISTING/.test(s)), [
+    '1 ERROR(TransformError)',
+    '1 BACKING_OFF(1,relist)',
+    '801 RELISTING(listError)',
+    '805 ERROR(TransformError)',
+    '805 BACKING_OFF(2,relist)',
+    '2405 RELISTING(watchError)',
+  ]);
+  const error = o.raw.find((s) => s.type === 'ERROR');
+  t.is(error?.type === 'ERROR' ? error.error.message : '', '[informer] transform threw: boom');
   t.is(o.pending, 0);
 });
 
