@@ -1,5 +1,5 @@
 import test from 'ava';
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,14 +7,24 @@ import { createTestApiServer } from '../src/testing/index.js';
 
 const root = new URL('../', import.meta.url);
 
+/** Every example started, so that none outlives the suite whatever a test did. */
+const started = new Set<ChildProcess>();
+test.after.always(() => {
+  for (const child of started) child.kill();
+});
+
 /** Runs an example with tsx, collecting stdout lines; resolves once `until` matches the output so far. */
 function runExample(file: string, env: Record<string, string>, until: (lines: string[]) => boolean, args: string[] = []) {
   const child = spawn(process.execPath, ['--import=tsx', file, ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  started.add(child);
   const lines: string[] = [];
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const done = new Promise<string[]>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${file} timed out; stdout: ${lines.join(' | ')}; stderr: ${stderr}`)), 20_000);
+    const timer = setTimeout(() => {
+      child.kill(); // never leave an example running behind a failed test
+      reject(new Error(`${file} timed out; stdout: ${lines.join(' | ')}; stderr: ${stderr}`));
+    }, 20_000);
     child.stdout.on('data', (chunk: Buffer) => {
       lines.push(...chunk.toString().split('\n').filter(Boolean));
       if (until(lines)) {
