@@ -17,6 +17,7 @@ export interface Backoff {
 /** Upper bound for a server-supplied Retry-After: ten minutes. */
 const maxRetryAfterMs = 600_000;
 
+/** R10's backoff: `min(initial·factor^n, max)·(1 + jitter·U)`, reset after `resetAfter` quiet ms; honours Retry-After. */
 export function createBackoff(config: BackoffConfig | undefined, now: () => number): Backoff {
   const initialDelay = config?.initialDelay ?? 800;
   const maxDelay = config?.maxDelay ?? 30_000;

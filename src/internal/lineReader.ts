@@ -13,6 +13,7 @@ export interface LineReader {
   pending(): number;
 }
 
+/** Splits a byte stream into lines (handles lines split across chunks and several per chunk), refusing lines over `maxLineBytes`. */
 export function createLineReader(maxLineBytes: number, onLine: (line: string) => void): LineReader {
   let parts: Buffer[] = [];
   let held = 0;

@@ -51,6 +51,7 @@ export interface ReflectorRuntime<T> {
   dispose(): void;
 }
 
+/** The shared state and helpers of one reflector subscription: emit, status, backoff, one request at a time with its watchdog. */
 export function createReflectorRuntime<T>(
   listerWatcher: ListerWatcher<T>,
   config: ReflectorConfig<T>,

@@ -14,6 +14,7 @@ export interface RequestContext {
   readonly options: () => Promise<RequestOptions>;
 }
 
+/** The server URL and per-request options (auth, TLS, agent) from a KubeConfig, re-read on every request so refreshed credentials apply. */
 export function createRequestContext(kubeConfig: KubeConfig): RequestContext {
   const context: RequestContext = {
     server() {

@@ -20,6 +20,7 @@ export function splitApiVersion(apiVersion: string): [string, string] {
   return slash === -1 ? ['', apiVersion] : [apiVersion.slice(0, slash), apiVersion.slice(slash + 1)];
 }
 
+/** The collection path (`/api/v1/namespaces/x/configmaps`, `/apis/g/v/plural`) and display name of a resource. */
 export function collectionPath(group: string, version: string, plural: string, namespace: string | undefined): ResolvedResource {
   const root = group === '' ? `/api/${version}` : `/apis/${group}/${version}`;
   const ns = namespace ? `/namespaces/${encodeURIComponent(namespace)}` : '';
