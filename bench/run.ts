@@ -40,6 +40,7 @@ if (profile) mkdirSync(join(root, '.scratch', 'profiles'), { recursive: true });
 interface Contender {
   readonly id: string;
   readonly label: string;
+  readonly optIn?: boolean;
   command(kubeconfig: string, tag: string): [string, string[]];
 }
 const nodeContender = (id: string, label: string, file: string, ...args: string[]): Contender => ({
@@ -66,6 +67,8 @@ const allContenders: Contender[] = [
     command: (kubeconfig, tag) => [goBinary, [`-kubeconfig=${kubeconfig}`, ...(profile ? [`-cpuprofile=${join(root, '.scratch', 'profiles', `${tag}.pprof`)}`] : [])]],
   },
   nodeContender('raw', 'raw HTTP + JSON.parse (limit)', 'raw.ts'),
+  // Opt-in (named in BENCH_CONTENDERS): the source alone, to split rx's cost between source and pipeline.
+  { ...nodeContender('rx-source', 'rx-informer listWatch alone (no cache)', 'rxSource.ts'), optIn: true },
   ...(env.BENCH_RX_SRC
     ? [
         nodeContender('rx-exp', `rx-informer from ${env.BENCH_RX_SRC} (experiment)`, 'rxInformer.ts', `--src=${env.BENCH_RX_SRC}`),
@@ -73,7 +76,7 @@ const allContenders: Contender[] = [
       ]
     : []),
 ];
-const contenders = env.BENCH_CONTENDERS ? allContenders.filter((c) => env.BENCH_CONTENDERS!.split(',').includes(c.id)) : allContenders;
+const contenders = env.BENCH_CONTENDERS ? allContenders.filter((c) => env.BENCH_CONTENDERS!.split(',').includes(c.id)) : allContenders.filter((c) => !c.optIn);
 
 const log = (line: string): void => void process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${line}\n`);
 

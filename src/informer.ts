@@ -146,8 +146,9 @@ export interface Informer<T extends KubeObject> {
  *   `snapshots$` value already contain it.
  * - **Errors**: objects that cannot be keyed and failing index functions are reported on
  *   `errors$` and skipped; the cache keeps what it had. An error of the source itself ends every stream.
- * - **Memory**: the store holds one reference per object (frozen, shared between snapshots) plus a
- *   trie path per key; the delta converter (and resync, when on) keep one map entry per key.
+ * - **Memory**: the store holds one map entry per object (frozen, shared between snapshots), plus
+ *   undo records for older snapshots while they are held; the delta converter (and resync, when on)
+ *   keep one map entry per key.
  *
  * ## Example
  * ```ts
@@ -179,7 +180,8 @@ export function informer<T extends KubeObject>(source$: Observable<RawEvent<T>>,
   const deltas = toDeltas<T>({ ...(keyFunc ? { keyFunc } : {}), onInvalidObject: (error) => errors.next(error) });
   const batches = bufferByKey<T>(buffer);
   const resyncs = resync<T>(resyncMs, scheduler);
-  const store = indexReducer<T>({ indexers, initial: empty });
+  // No `initial`: each subscription starts from its own empty store, so `empty` never heads a lineage.
+  const store = indexReducer<T>({ indexers });
 
   const updates$ = defer(() =>
     source$.pipe(

@@ -57,13 +57,16 @@ export function indexReducer<T extends KubeObject>(config: IndexReducerConfig<T>
   }
   const names = Object.keys(indexers);
   const initial = config.initial ?? emptySnapshot<T>(names);
+  // Without a given initial snapshot each subscription starts from a fresh empty one, so a
+  // long-lived operator does not keep the first version of every run (and what follows it) alive.
+  const start = (): Snapshot<T> => config.initial ?? emptySnapshot<T>(names);
   if (initial.indexNames.join('\0') !== names.join('\0')) {
     throw new TypeError(`[informer] indexReducer: initial snapshot has indexes [${initial.indexNames.join(', ')}], indexers are [${names.join(', ')}]`);
   }
 
   return (source) =>
     new Observable<StoreUpdate<T>>((subscriber) => {
-      let snapshot = initial;
+      let snapshot = start();
       return source.subscribe({
         next: (batch) => {
           let update: StoreUpdate<T>;

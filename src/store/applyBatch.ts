@@ -1,6 +1,7 @@
 import { castDraft, produce } from 'immer';
 import { deepFreeze } from '../internal/deepFreeze.js';
 import { editTrie, emptyTrie, type HashTrie, type TrieEditor } from '../internal/hashTrie.js';
+import { editVersionedMap } from '../internal/versionedMap.js';
 import type { Delta, DeltaBatch } from './delta.js';
 import { IndexFuncError, type IndexFunc, type Indexers } from './indexFunc.js';
 import type { KubeObject } from './kubeObject.js';
@@ -32,7 +33,8 @@ const NO_ERRORS: readonly IndexFuncError[] = Object.freeze([]);
  * are maintained incrementally (R26). The resourceVersion becomes the batch's (R28); `synced`
  * becomes true with the first listed batch. Objects entering the store are deeply frozen.
  *
- * Only the touched parts of the store are copied, so the cost follows the batch, not the store.
+ * The cost follows the batch, not the store: objects live in a versioned map (a `Map` for the
+ * newest snapshot, undo records for older ones) and indexes in persistent tries.
  *
  * @param snapshot the cache before the batch; must carry the same index names as `indexers`.
  * @param batch the deltas to apply.
@@ -42,7 +44,7 @@ const NO_ERRORS: readonly IndexFuncError[] = Object.freeze([]);
 export function applyBatch<T extends KubeObject>(snapshot: Snapshot<T>, batch: DeltaBatch<T>, indexers: Indexers<T> = {}): StoreUpdate<T> {
   const state = stateOf(snapshot);
   const isInInitialList = !state.synced;
-  const items = editTrie(state.items);
+  const items = editVersionedMap(state.items);
   const indexes = state.indexNames.map((name, position) => indexWriter(state.indexes[position]!, name, indexers[name]!));
   const changes: Notification<T>[] = [];
   const errors: IndexFuncError[] = [];

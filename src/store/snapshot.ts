@@ -1,5 +1,6 @@
 import { immerable } from 'immer';
-import { emptyTrie, trieEntries, trieForEach, trieGet, type HashTrie } from '../internal/hashTrie.js';
+import { emptyTrie, trieForEach, trieGet, type HashTrie } from '../internal/hashTrie.js';
+import { emptyVersionedMap, versionedContents, versionedGet, versionedSize, type VersionedMap } from '../internal/versionedMap.js';
 import { UnknownIndexError } from './indexFunc.js';
 import { objectKey } from './keyFunc.js';
 import type { KubeObject } from './kubeObject.js';
@@ -18,8 +19,10 @@ export interface ListOptions {
  * collection's resourceVersion and whether the first list has been applied.
  *
  * Snapshots are values: a new one is made for each batch that changes something, unchanged parts are
- * shared with the previous one, and a batch that changes nothing keeps the same reference. Reads
- * never copy the store; `list()` returns a new array (cached per snapshot when unfiltered).
+ * shared with the previous one, and a batch that changes nothing keeps the same reference. `get`,
+ * `has` and index lookups on the newest snapshot cost a map lookup (older snapshots stay readable,
+ * a little slower). Iteration and `list()` gather the snapshot's objects into an array once, on
+ * first use, and reuse it; filtered `list()` calls return a new array.
  */
 export interface Snapshot<T extends KubeObject = KubeObject> extends Iterable<T> {
   /** Resource version of the last event applied (opaque; `""` before the first list). */
@@ -37,15 +40,15 @@ export interface Snapshot<T extends KubeObject = KubeObject> extends Iterable<T>
   /** Whether `key` (or `namespace`, `name`) is cached. */
   has(key: string): boolean;
   has(namespace: string, name: string): boolean;
-  /** Iterates the keys without copying. */
+  /** Iterates the keys (in the same order as `values()`). */
   keys(): IterableIterator<string>;
-  /** Iterates the objects without copying. */
+  /** Iterates the objects. */
   values(): IterableIterator<T>;
-  /** Iterates `[key, object]` without copying. */
+  /** Iterates `[key, object]`. */
   entries(): IterableIterator<[string, T]>;
   /** Calls `visit` for every object; stops when it returns `false`. */
   forEach(visit: (object: T, key: string) => boolean | void): void;
-  /** The objects, optionally of one namespace and matching a label selector. */
+  /** The objects, optionally of one namespace and matching a label selector (unfiltered: the same array every call). */
   list(options?: ListOptions): readonly T[];
   /** The objects whose index `indexName` has `value`. @throws {UnknownIndexError} */
   byIndex(indexName: string, value: string): readonly T[];
@@ -57,14 +60,12 @@ export interface Snapshot<T extends KubeObject = KubeObject> extends Iterable<T>
 
 /** @internal The data behind a snapshot; written only by the store's reducer. */
 export interface SnapshotState<T> {
-  readonly items: HashTrie<T>;
+  readonly items: VersionedMap<T>;
   readonly indexes: readonly HashTrie<HashTrie<true>>[];
   readonly indexNames: readonly string[];
   readonly resourceVersion: string;
   readonly synced: boolean;
 }
-
-const unfilteredLists = new WeakMap<object, readonly unknown[]>();
 
 type Impl<T extends KubeObject> = Snapshot<T> & SnapshotState<T>;
 
@@ -78,48 +79,41 @@ function keyOf(keyOrNamespace: string, name: string | undefined): string {
   return name === undefined ? keyOrNamespace : objectKey(keyOrNamespace, name);
 }
 
-function* mapIterator<A, B>(source: Iterable<A>, project: (a: A) => B): Generator<B> {
-  for (const a of source) yield project(a);
+function* entriesOf<T>(items: VersionedMap<T>): Generator<[string, T]> {
+  const { keys, values } = versionedContents(items);
+  for (let i = 0; i < keys.length; i++) yield [keys[i]!, values[i]!];
 }
 
 const snapshotMethods = {
   [immerable]: true,
   get size(): number {
-    return (this as unknown as SnapshotState<unknown>).items.size;
+    return versionedSize((this as unknown as SnapshotState<unknown>).items);
   },
   get<T extends KubeObject>(this: Impl<T>, keyOrNamespace: string, name?: string): T | undefined {
-    return trieGet(this.items, keyOf(keyOrNamespace, name));
+    return versionedGet(this.items, keyOf(keyOrNamespace, name));
   },
   has<T extends KubeObject>(this: Impl<T>, keyOrNamespace: string, name?: string): boolean {
-    return trieGet(this.items, keyOf(keyOrNamespace, name)) !== undefined;
+    return versionedGet(this.items, keyOf(keyOrNamespace, name)) !== undefined;
   },
   entries<T extends KubeObject>(this: Impl<T>): IterableIterator<[string, T]> {
-    return trieEntries(this.items);
+    return entriesOf(this.items);
   },
   keys<T extends KubeObject>(this: Impl<T>): IterableIterator<string> {
-    return mapIterator(trieEntries(this.items), ([key]) => key);
+    return versionedContents(this.items).keys[Symbol.iterator]();
   },
   values<T extends KubeObject>(this: Impl<T>): IterableIterator<T> {
-    return mapIterator(trieEntries(this.items), ([, value]) => value);
+    return versionedContents(this.items).values[Symbol.iterator]();
   },
   [Symbol.iterator]<T extends KubeObject>(this: Impl<T>): IterableIterator<T> {
     return this.values();
   },
   forEach<T extends KubeObject>(this: Impl<T>, visit: (object: T, key: string) => boolean | void): void {
-    trieForEach(this.items, visit);
+    const { keys, values } = versionedContents(this.items);
+    for (let i = 0; i < keys.length; i++) if (visit(values[i]!, keys[i]!) === false) return;
   },
   list<T extends KubeObject>(this: Impl<T>, options: ListOptions = {}): readonly T[] {
     const { namespace, labelSelector } = options;
-    if (namespace === undefined && labelSelector === undefined) {
-      let cached = unfilteredLists.get(this) as readonly T[] | undefined;
-      if (cached === undefined) {
-        const all: T[] = [];
-        trieForEach(this.items, (object) => void all.push(object));
-        cached = Object.freeze(all);
-        unfilteredLists.set(this, cached);
-      }
-      return cached;
-    }
+    if (namespace === undefined && labelSelector === undefined) return versionedContents(this.items).values;
     const selector: LabelSelector | undefined = typeof labelSelector === 'string' ? parseLabelSelector(labelSelector) : labelSelector;
     const result: T[] = [];
     const consider = (object: T): void => {
@@ -130,7 +124,7 @@ const snapshotMethods = {
     if (namespace !== undefined && this.indexNames.includes('namespace')) {
       for (const object of this.byIndex('namespace', namespace)) consider(object);
     } else {
-      trieForEach(this.items, consider);
+      for (const object of versionedContents(this.items).values) consider(object);
     }
     return Object.freeze(result);
   },
@@ -139,7 +133,7 @@ const snapshotMethods = {
     const result: T[] = [];
     if (keys !== undefined) {
       trieForEach(keys, (_, key) => {
-        const object = trieGet(this.items, key);
+        const object = versionedGet(this.items, key);
         if (object !== undefined) result.push(object);
       });
     }
@@ -172,7 +166,7 @@ export function snapshotOf<T extends KubeObject>(state: SnapshotState<T>): Snaps
  */
 export function emptySnapshot<T extends KubeObject = KubeObject>(indexNames: readonly string[] = []): Snapshot<T> {
   return snapshotOf<T>({
-    items: emptyTrie(),
+    items: emptyVersionedMap(),
     indexes: Object.freeze(indexNames.map(() => emptyTrie<HashTrie<true>>())),
     indexNames: Object.freeze([...indexNames]),
     resourceVersion: '',
