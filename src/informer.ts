@@ -18,11 +18,9 @@ import {
   type SchedulerLike,
   type Subscription,
 } from 'rxjs';
-import { bufferByKey, type BufferByKeyConfig } from './operators/bufferByKey.js';
-import { dedupDeltas } from './operators/dedupDeltas.js';
-import { indexReducer } from './operators/indexReducer.js';
-import { resync } from './operators/resync.js';
-import { InvalidObjectError, toDeltas } from './operators/toDeltas.js';
+import type { BufferByKeyConfig } from './operators/bufferByKey.js';
+import type { InvalidObjectError } from './operators/toDeltas.js';
+import { toStore } from './operators/toStore.js';
 import type { RawEvent } from './sources/rawEvent.js';
 import type { StoreUpdate } from './store/applyBatch.js';
 import type { Tombstone } from './store/delta.js';
@@ -134,6 +132,9 @@ export interface Informer<T extends KubeObject> {
  *                                                                                 └─ synced$
  * ```
  *
+ * (The five store stages run fused in one operator with the same output; see the operators for
+ * what each does.)
+ *
  * Contract:
  * - **One upstream subscription** however many subscribers, across all the streams above; it
  *   starts with the first subscriber and ends `graceMs` after the last one leaves.
@@ -176,19 +177,19 @@ export function informer<T extends KubeObject>(source$: Observable<RawEvent<T>>,
   const empty = emptySnapshot<T>(Object.keys(indexers));
   let latest: Snapshot<T> | undefined;
 
-  // Built once, here, so bad options throw at call time; operators keep their state per subscription.
-  const deltas = toDeltas<T>({ ...(keyFunc ? { keyFunc } : {}), onInvalidObject: (error) => errors.next(error) });
-  const batches = bufferByKey<T>(buffer);
-  const resyncs = resync<T>(resyncMs, scheduler);
-  // No `initial`: each subscription starts from its own empty store, so `empty` never heads a lineage.
-  const store = indexReducer<T>({ indexers });
+  // Built once, here, so bad options throw at call time; the operator keeps its state per subscription.
+  // toStore is toDeltas → bufferByKey → dedupDeltas → resync → indexReducer fused (same output).
+  const store = toStore<T>({
+    ...(keyFunc ? { keyFunc } : {}),
+    onInvalidObject: (error) => errors.next(error),
+    ...(buffer ? { buffer } : {}),
+    resyncMs,
+    ...(scheduler ? { resyncScheduler: scheduler } : {}),
+    indexers,
+  });
 
   const updates$ = defer(() =>
     source$.pipe(
-      deltas,
-      batches,
-      dedupDeltas<T>(),
-      resyncs,
       store,
       tap((update) => {
         latest = update.snapshot;
