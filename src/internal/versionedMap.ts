@@ -79,6 +79,14 @@ export function emptyVersionedMap<V>(): VersionedMap<V> {
   return handle(new VersionNode<V>(new Lineage(new Map()), 0));
 }
 
+/**
+ * A new map (its own lineage) holding the entries of `entries`, which it takes over: the caller must
+ * never touch that `Map` again. O(1).
+ */
+export function adoptVersionedMap<V>(entries: Map<string, V>): VersionedMap<V> {
+  return handle(new VersionNode<V>(new Lineage(entries), entries.size));
+}
+
 /** Number of entries. */
 export function versionedSize(map: VersionedMap<unknown>): number {
   return node(map).size_;

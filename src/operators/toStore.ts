@@ -1,7 +1,7 @@
 import { asapScheduler, asyncScheduler, interval, Observable, type OperatorFunction, type SchedulerLike, type Subscription } from 'rxjs';
 import { deepFreeze } from '../internal/deepFreeze.js';
 import type { RawEvent } from '../sources/rawEvent.js';
-import { applyBatch, type StoreUpdate } from '../store/applyBatch.js';
+import { applyBatch, applyListToEmpty, type StoreUpdate } from '../store/applyBatch.js';
 import { isTombstone, tombstone, type Delta, type DeltaBatch } from '../store/delta.js';
 import type { Indexers } from '../store/indexFunc.js';
 import { metaNamespaceKey, type KeyFunc } from '../store/keyFunc.js';
@@ -78,8 +78,11 @@ export function toStore<T extends KubeObject>(config: ToStoreConfig<T> = {}): Op
       // could not be keyed, reported when the list completes (as toDeltas does).
       let listing: Map<string, T> | null = null;
       let listErrors: InvalidObjectError[] = [];
-      // The open batch, as bufferByKey + dedupDeltas would hold it.
+      // The open batch, as bufferByKey + dedupDeltas would hold it. A list applied to an empty
+      // store with nothing else pending is kept as its map (`pendingList`) until anything else is
+      // appended; flushed alone, it takes the fast path (the initial sync).
       let pending = new Map<string, Delta<T>[]>();
+      let pendingList: Map<string, T> | null = null;
       let resourceVersion: string | undefined;
       let listed = false;
       let open = false;
@@ -101,6 +104,24 @@ export function toStore<T extends KubeObject>(config: ToStoreConfig<T> = {}): Op
         closing?.unsubscribe();
         closing = null;
         if (!open) return;
+        if (pendingList !== null) {
+          const items = pendingList;
+          const rv = resourceVersion!;
+          pendingList = null;
+          resourceVersion = undefined;
+          listed = false;
+          open = false;
+          let update: StoreUpdate<T>;
+          try {
+            update = applyListToEmpty(snapshot, items, rv, indexers);
+          } catch (error) {
+            subscriber.error(error);
+            return;
+          }
+          snapshot = update.snapshot;
+          subscriber.next(update);
+          return;
+        }
         const batch: DeltaBatch<T> = { deltas: pending, resourceVersion, ...(listed ? { listed } : {}) };
         pending = new Map();
         resourceVersion = undefined;
@@ -114,8 +135,16 @@ export function toStore<T extends KubeObject>(config: ToStoreConfig<T> = {}): Op
         if (closing === null) closing = bufferScheduler.schedule(flush, windowMs);
       };
 
+      // Turns a pending list back into ordinary deltas, before anything else joins the batch.
+      const materializeList = (): void => {
+        if (pendingList === null) return;
+        for (const [key, object] of pendingList) pending.set(key, [{ type: 'Replaced', key, object }]);
+        pendingList = null;
+      };
+
       // Appends a delta to the open batch, collapsing it with the key's last one as dedupDeltas does.
       const append = (delta: Delta<T>): void => {
+        materializeList();
         const list = pending.get(delta.key);
         if (list === undefined) pending.set(delta.key, [delta]);
         else {
@@ -135,6 +164,7 @@ export function toStore<T extends KubeObject>(config: ToStoreConfig<T> = {}): Op
 
       // The latest object of a key the stages downstream of toDeltas would hold, or undefined.
       const knownObject = (key: string): T | undefined => {
+        if (pendingList !== null) return pendingList.get(key);
         const list = pending.get(key);
         if (list !== undefined) {
           const last = list[list.length - 1]!;
@@ -176,6 +206,13 @@ export function toStore<T extends KubeObject>(config: ToStoreConfig<T> = {}): Op
         for (const error of errors) {
           if (onInvalidObject === undefined) throw error;
           onInvalidObject(error);
+        }
+        materializeList();
+        if (snapshot.size === 0 && pending.size === 0) {
+          // The initial sync (or a relist of an empty store): nothing to tombstone, nothing to merge.
+          pendingList = items;
+          marker(rv, true);
+          return;
         }
         // Keys known before the list that it lacks get a tombstone with their last known object.
         const gone: [string, T][] = [];
@@ -253,6 +290,7 @@ export function toStore<T extends KubeObject>(config: ToStoreConfig<T> = {}): Op
         closing?.unsubscribe();
         closing = null;
         pending = new Map();
+        pendingList = null;
         listing = null;
         listErrors = [];
       };

@@ -1,7 +1,7 @@
 import { castDraft, produce } from 'immer';
 import { deepFreeze } from '../internal/deepFreeze.js';
 import { editTrie, emptyTrie, type HashTrie, type TrieEditor } from '../internal/hashTrie.js';
-import { editVersionedMap } from '../internal/versionedMap.js';
+import { adoptVersionedMap, editVersionedMap } from '../internal/versionedMap.js';
 import type { Delta, DeltaBatch } from './delta.js';
 import { IndexFuncError, type IndexFunc, type Indexers } from './indexFunc.js';
 import type { KubeObject } from './kubeObject.js';
@@ -86,6 +86,45 @@ export function applyBatch<T extends KubeObject>(snapshot: Snapshot<T>, batch: D
     changes: Object.freeze(changes),
     errors: errors.length ? Object.freeze(errors) : NO_ERRORS,
     ...(batch.resync ? { resync: true as const } : {}),
+  });
+}
+
+/**
+ * @internal What {@link applyBatch} returns for a batch that is exactly one complete list, every
+ * item `Replaced` in map order and nothing else, applied to an empty snapshot: computed without the
+ * per-item deltas, by taking over `items` as the store's map.
+ *
+ * @param snapshot an empty snapshot.
+ * @param items key → object, in list order; frozen objects. Taken over: the caller must not touch it again.
+ * @param resourceVersion the list's resourceVersion.
+ * @param indexers the index functions, by name.
+ */
+export function applyListToEmpty<T extends KubeObject>(snapshot: Snapshot<T>, items: Map<string, T>, resourceVersion: string, indexers: Indexers<T> = {}): StoreUpdate<T> {
+  const state = stateOf(snapshot);
+  if (snapshot.size !== 0) throw new TypeError('[informer] applyListToEmpty: the snapshot is not empty');
+  const isInInitialList = !state.synced;
+  const indexes = state.indexNames.map((name, position) => indexWriter(state.indexes[position]!, name, indexers[name]!));
+  const changes: Notification<T>[] = new Array(items.size);
+  const errors: IndexFuncError[] = [];
+  let i = 0;
+  for (const [key, object] of items) {
+    deepFreeze(object);
+    for (const index of indexes) index.update(key, undefined, object, errors);
+    changes[i++] = Object.freeze({ type: 'add', key, object, isInInitialList });
+  }
+  const nextItems = items.size === 0 ? state.items : adoptVersionedMap(items);
+  const committed = indexes.map((index) => index.commit());
+  const indexesChanged = committed.some((trie, position) => trie !== state.indexes[position]);
+  const next = produce(state, (draft) => {
+    draft.items = castDraft(nextItems);
+    if (indexesChanged) draft.indexes = castDraft(Object.freeze(committed));
+    draft.resourceVersion = resourceVersion;
+    draft.synced = true;
+  });
+  return Object.freeze({
+    snapshot: next as unknown as Snapshot<T>,
+    changes: Object.freeze(changes),
+    errors: errors.length ? Object.freeze(errors) : NO_ERRORS,
   });
 }
 
