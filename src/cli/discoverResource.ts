@@ -51,17 +51,21 @@ export async function discoverResource(kubeConfig: KubeConfig, text: string, con
   const context = createRequestContext(kubeConfig);
   const { name, version, group } = splitResourceText(text);
   let delay = config.retryDelayMs ?? 1000;
-  for (;;) {
-    try {
-      const found = await search(context, name, group, version, config.signal);
-      if (found) return found;
-      throw new CliError(`the server doesn't have a resource type ${JSON.stringify(text)}`);
-    } catch (error) {
-      if (error instanceof CliError || error instanceof KubeApiError || config.signal?.aborted) throw error;
-      config.onRetry?.(error as Error, delay);
-      await sleep(delay, config.signal);
-      delay = Math.min(delay * 2, 30_000);
+  try {
+    for (;;) {
+      try {
+        const found = await search(context, name, group, version, config.signal);
+        if (found) return found;
+        throw new CliError(`the server doesn't have a resource type ${JSON.stringify(text)}`);
+      } catch (error) {
+        if (error instanceof CliError || error instanceof KubeApiError || config.signal?.aborted) throw error;
+        config.onRetry?.(error as Error, delay);
+        await sleep(delay, config.signal);
+        delay = Math.min(delay * 2, 30_000);
+      }
     }
+  } finally {
+    context.closeIdleConnections();
   }
 }
 

@@ -1,4 +1,5 @@
-import type { RequestOptions } from 'node:https';
+import { Agent as HttpAgent } from 'node:http';
+import { Agent as HttpsAgent, type RequestOptions } from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
 
 /**
@@ -12,10 +13,13 @@ import type { KubeConfig } from '@kubernetes/client-node';
 export interface RequestContext {
   readonly server: () => URL;
   readonly options: () => Promise<RequestOptions>;
+  /** Closes the idle keep-alive connections of the agents this context handed out (in-use ones are left alone). */
+  readonly closeIdleConnections: () => void;
 }
 
 /** The server URL and per-request options (auth, TLS, agent) from a KubeConfig, re-read on every request so refreshed credentials apply. */
 export function createRequestContext(kubeConfig: KubeConfig): RequestContext {
+  const agents = new Set<HttpAgent>();
   const context: RequestContext = {
     server() {
       const cluster = kubeConfig.getCurrentCluster();
@@ -36,10 +40,40 @@ export function createRequestContext(kubeConfig: KubeConfig): RequestContext {
         }
         throw error;
       }
-      return options;
+      const agent = keepAliveTwin(options.agent);
+      if (agent === undefined) return options;
+      agents.add(agent);
+      return { ...options, agent };
+    },
+    closeIdleConnections() {
+      const close = (): void => {
+        for (const agent of agents) for (const sockets of Object.values(agent.freeSockets)) for (const socket of sockets ?? []) socket.destroy();
+      };
+      close();
+      // A response that has just ended hands its socket back to the agent on the next tick.
+      setImmediate(close).unref();
     },
   };
   return context;
+}
+
+// client-node makes its http(s).Agent (one per cluster and user) without keepAlive, so every
+// request, each LIST page included, opened a new TCP connection (and, against a real cluster, a new
+// TLS session). Each such agent gets one keep-alive twin with the same TLS options. Proxy agents
+// and anything else are left alone.
+const twins = new WeakMap<object, HttpAgent>();
+function keepAliveTwin(agent: unknown): HttpAgent | undefined {
+  if (agent === null || typeof agent !== 'object') return undefined;
+  const Ctor = agent.constructor;
+  if (Ctor !== HttpAgent && Ctor !== HttpsAgent) return undefined;
+  if ((agent as { keepAlive?: boolean }).keepAlive) return agent as HttpAgent;
+  let twin = twins.get(agent);
+  if (twin === undefined) {
+    const options = { ...(agent as { options?: object }).options, keepAlive: true };
+    twin = Ctor === HttpsAgent ? new HttpsAgent(options) : new HttpAgent(options);
+    twins.set(agent, twin);
+  }
+  return twin;
 }
 
 function isLoopbackHttp(server: URL): boolean {

@@ -72,6 +72,7 @@ export function httpListerWatcher<T = KubeObject>(
   };
 
   return {
+    closeIdleConnections: () => context.closeIdleConnections(),
     list: (request: ListRequest) =>
       resolve().pipe(
         switchMap((target) => {

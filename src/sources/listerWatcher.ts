@@ -21,6 +21,11 @@ export interface ListerWatcher<T> {
    * closes the stream. Unsubscribing aborts it.
    */
   readonly watch: (request: WatchRequest) => Observable<WatchMessage<T>>;
+  /**
+   * Optional: closes idle pooled connections. The reflector calls it when its subscriber leaves, so
+   * nothing it opened outlives it; connections in use by other subscribers are not affected.
+   */
+  readonly closeIdleConnections?: () => void;
 }
 
 /** Query parameters of one LIST page. Absent fields are not sent. */

@@ -60,6 +60,7 @@ export function reflector<T = KubeObject>(
     return () => {
       signal?.removeEventListener('abort', onAbort);
       rt.dispose();
+      listerWatcher.closeIdleConnections?.();
     };
   });
 }

@@ -62,6 +62,35 @@ test('pagination: limit/continue pages without RV, items are plain JSON with kin
     ]);
   }));
 
+test('LIST pages and the watch reuse one keep-alive connection, and unsubscribing closes it', (t) =>
+  withServer(async (server) => {
+    for (let i = 0; i < 9; i++) server.create('configmaps', cm(`c${i}`));
+    const before = server.connections.accepted;
+    const run = start(server, configmaps, { pageSize: 2 });
+    await until(() => run.events.some((e) => e.type === 'LIST_DONE'), 'LIST_DONE');
+    await server.waitForWatches(1);
+    t.is(lists(server).length, 5);
+    // client-node's agent has keepAlive off; without the keep-alive twin this is 6 (5 pages + watch).
+    t.is(server.connections.accepted - before, 1, 'one TCP connection for five pages and the watch');
+    run.subscription.unsubscribe();
+    await until(() => server.connections.open === 0, 'the connection closed');
+    t.is(server.openWatchCount, 0);
+  }));
+
+test('unsubscribing during a backoff closes the idle keep-alive connection', (t) =>
+  withServer(async (server) => {
+    for (let i = 0; i < 4; i++) server.create('configmaps', cm(`c${i}`));
+    // A 500 on the second page: the connection goes back to the pool and the reflector backs off.
+    server.failNext({ status: 500, verbs: ['list'], count: 1, match: (r) => r.query['continue'] !== undefined });
+    const run = start(server, configmaps, { pageSize: 2, backoff: { initialDelay: 2_000, maxDelay: 2_000 } });
+    await until(() => run.statuses.some((s) => s.type === 'ERROR'), 'the failed page');
+    await sleep(20);
+    t.is(server.connections.open, 1, 'the idle pooled connection');
+    run.subscription.unsubscribe();
+    await until(() => server.connections.open === 0, 'no open connection');
+    t.is(server.connections.open, 0);
+  }));
+
 test('selectors go on the list AND the watch; only matching objects arrive', (t) =>
   withServer(async (server) => {
     server.create('configmaps', cm('a', 'default', { app: 'x' }));

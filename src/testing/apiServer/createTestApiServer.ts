@@ -194,6 +194,9 @@ export async function createTestApiServer(config: TestApiServerConfig = {}): Pro
     get openWatchCount() {
       return openWatches.size;
     },
+    get connections() {
+      return { accepted: listener.accepted, open: listener.open };
+    },
     waitForWatches: (count, timeoutMs = 5_000) => waitFor(() => openWatches.size >= count, timeoutMs, `${count} open watches`),
     closeWatches: (resource) => eachWatch(resource, (watch) => watch.close()),
     breakWatches: (options = {}) => eachWatch(options.resource, (watch) => watch.breakMidLine(options.reset ?? false)),

@@ -12,17 +12,29 @@ export interface RefusableListener {
   listen(port: number): Promise<number>;
   /** Closes the listening socket and destroys every open connection. */
   stop(): void;
+  /** TCP connections accepted so far. */
+  readonly accepted: number;
+  /** TCP connections open now. */
+  readonly open: number;
 }
 
 /** Creates a {@link RefusableListener} for `http` (which itself never listens). @internal */
 export function createRefusableListener(http: HttpServer): RefusableListener {
   const sockets = new Set<Socket>();
   let listener: NetServer | undefined;
+  let accepted = 0;
   return {
+    get accepted() {
+      return accepted;
+    },
+    get open() {
+      return sockets.size;
+    },
     listen: (port) =>
       new Promise((resolve, reject) => {
         const server = createNetServer((socket) => {
           sockets.add(socket);
+          accepted++;
           socket.on('close', () => sockets.delete(socket));
           http.emit('connection', socket);
         });

@@ -100,6 +100,8 @@ export interface TestApiServer {
   waitForRequest(predicate: (request: RequestLogEntry) => boolean, timeoutMs?: number): Promise<RequestLogEntry>;
   /** Number of watch streams currently open. */
   readonly openWatchCount: number;
+  /** TCP connections accepted so far and open now (to check that clients reuse and close them). */
+  readonly connections: { readonly accepted: number; readonly open: number };
   /** Resolves when at least `count` watches are open; rejects after `timeoutMs` (default 5 000). */
   waitForWatches(count: number, timeoutMs?: number): Promise<void>;
 
