@@ -14,7 +14,10 @@
  * - an old version: get O(changes after it, up to {@link COMPRESS_AFTER} nodes), after which the
  *   read compresses the path (the node absorbs the undo records after it and points at the newest
  *   node, so the next read is O(1) again);
- * - editing an old version copies it first (O(n)); the informer never does this;
+ * - editing an old version (applying a batch to a snapshot that already has a successor, as a pure
+ *   function allows) starts a *fork*: a new lineage whose map holds only its own changes and falls
+ *   back to the old version for the rest, so it costs O(batch) too. A fork whose own map grows past
+ *   half of what it overlays, or a fork of a fork of a fork, is copied into a plain lineage instead;
  * - iteration materializes the version's keys and values once (O(n)) and caches them on the node.
  *
  * Memory: a version that nobody holds is garbage with its undo records. A version that someone
@@ -34,14 +37,31 @@ type Slot<V> = V | typeof ABSENT;
 const COMPRESS_AFTER = 16;
 /** Undo records a lineage may make beyond twice its size before the next batch starts a new one. */
 const REBASE_SLACK = 1024;
+/** Forks stacked on forks before an edit copies instead. */
+const MAX_FORK_DEPTH = 3;
 
 /** The mutable state shared by one lineage of versions. */
 class Lineage<V> {
-  readonly map: Map<string, V>;
+  /**
+   * The newest version's entries. In a fork, only the keys it changed, {@link ABSENT} for a key it
+   * deleted; every other key reads through to `parent`.
+   */
+  readonly map: Map<string, Slot<V>>;
+  /** The (older) version a fork overlays, or `null`. */
+  readonly parent: VersionNode<V> | null;
+  readonly depth: number;
   /** Undo records made in this lineage so far. */
   records = 0;
-  constructor(map: Map<string, V>) {
+  constructor(map: Map<string, Slot<V>>, parent: VersionNode<V> | null = null) {
     this.map = map;
+    this.parent = parent;
+    this.depth = parent === null ? 0 : parent.lineage_.depth + 1;
+  }
+  /** The newest version's value of `key`. */
+  get(key: string): V | undefined {
+    const slot = this.map.get(key);
+    if (slot !== undefined) return slot === ABSENT ? undefined : slot;
+    return this.parent === null ? undefined : versionedGet(handle(this.parent), key);
   }
 }
 
@@ -84,7 +104,7 @@ export function emptyVersionedMap<V>(): VersionedMap<V> {
  * never touch that `Map` again. O(1).
  */
 export function adoptVersionedMap<V>(entries: Map<string, V>): VersionedMap<V> {
-  return handle(new VersionNode<V>(new Lineage(entries), entries.size));
+  return handle(new VersionNode<V>(new Lineage<V>(entries), entries.size));
 }
 
 /** Number of entries. */
@@ -104,7 +124,7 @@ export function versionedGet<V>(map: VersionedMap<V>, key: string): V | undefine
     steps++;
   }
   if (steps > COMPRESS_AFTER) compress(start);
-  return current.lineage_.map.get(key);
+  return current.lineage_.get(key);
 }
 
 /**
@@ -129,10 +149,10 @@ function compress<V>(version: VersionNode<V>): void {
   if (next.next_ === null) {
     // Pointing at the newest node: a record of a key changed since that now holds this version's
     // value again says nothing, so drop it (keeps a held version's records to its real difference).
-    const map = version.lineage_.map;
+    const lineage = version.lineage_;
     for (const key of touched) {
       const slot = undo.get(key);
-      if (slot !== undefined && (slot === ABSENT ? !map.has(key) : map.get(key) === slot)) undo.delete(key);
+      if (slot !== undefined && (slot === ABSENT ? undefined : slot) === lineage.get(key)) undo.delete(key);
     }
   }
 }
@@ -150,16 +170,28 @@ export function versionedContents<V>(map: VersionedMap<V>): { readonly keys: rea
       for (const [key, slot] of current.undo_!) if (!overlay.has(key)) overlay.set(key, slot);
       current = current.next_;
     }
-    for (const [key, value] of current.lineage_.map) {
+    const lineage = current.lineage_;
+    const visit = (key: string, value: Slot<V>): void => {
       const slot = overlay.size === 0 ? value : overlay.has(key) ? overlay.get(key)! : value;
       if (slot !== ABSENT) {
         keys.push(key);
         values.push(slot);
       }
+    };
+    if (lineage.parent !== null) {
+      // A fork: the parent's entries as the fork changed them, then the keys only the fork has.
+      const parent = versionedContents(handle(lineage.parent));
+      for (let i = 0; i < parent.keys.length; i++) {
+        const key = parent.keys[i]!;
+        const own = lineage.map.get(key);
+        visit(key, own === undefined ? parent.values[i]! : own);
+      }
+      for (const [key, value] of lineage.map) if (value !== ABSENT && versionedGet(handle(lineage.parent), key) === undefined) visit(key, value);
+    } else {
+      for (const [key, value] of lineage.map) visit(key, value);
     }
-    const newest = current.lineage_.map;
     for (const [key, slot] of overlay) {
-      if (slot !== ABSENT && !newest.has(key)) {
+      if (slot !== ABSENT && lineage.get(key) === undefined) {
         keys.push(key);
         values.push(slot);
       }
@@ -185,14 +217,19 @@ export interface VersionedMapEditor<V> {
 /** A version with the contents of `version` that is the newest of a new lineage (O(n)). */
 function copyOf<V>(version: VersionNode<V>): VersionNode<V> {
   let map: Map<string, V>;
-  if (version.next_ === null) {
-    map = new Map(version.lineage_.map);
+  if (version.next_ === null && version.lineage_.parent === null) {
+    map = new Map(version.lineage_.map as Map<string, V>);
   } else {
     const { keys, values } = versionedContents(handle(version));
     map = new Map();
     for (let i = 0; i < keys.length; i++) map.set(keys[i]!, values[i]!);
   }
-  return new VersionNode(new Lineage(map), map.size);
+  return new VersionNode(new Lineage<V>(map), map.size);
+}
+
+/** A new, empty-overlay lineage whose newest version reads as `version` (O(1)). */
+function forkOf<V>(version: VersionNode<V>): VersionNode<V> {
+  return new VersionNode(new Lineage<V>(new Map(), version), version.size_);
 }
 
 /** Starts a batch of writes on `map`. Writing to a version that is not the newest copies it first. */
@@ -203,9 +240,15 @@ export function editVersionedMap<V>(map: VersionedMap<V>): VersionedMapEditor<V>
   let undo: Map<string, Slot<V>> | null = null;
   let head: VersionNode<V> | null = null;
 
-  const begin = (): Map<string, V> => {
-    // Not the newest (someone wrote on from it already): copy. A lineage with many records: rebase.
-    if (from.next_ !== null || from.lineage_.records > 2 * from.size_ + REBASE_SLACK) from = copyOf(from);
+  const begin = (): Map<string, Slot<V>> => {
+    const lineage = from.lineage_;
+    if (from.next_ !== null) {
+      // Not the newest (a batch was applied to it already): fork, or copy when forks pile up.
+      from = lineage.depth < MAX_FORK_DEPTH ? forkOf(from) : copyOf(from);
+    } else if (lineage.records > 2 * from.size_ + REBASE_SLACK || (lineage.parent !== null && lineage.map.size > lineage.parent.size_ / 2 + REBASE_SLACK)) {
+      // Many undo records kept alive, or a fork that has replaced much of what it overlays: rebase.
+      from = copyOf(from);
+    }
     undo = new Map();
     head = new VersionNode(from.lineage_, from.size_);
     // Link before the first write, so a read of `from` during the batch already sees the records.
@@ -213,7 +256,7 @@ export function editVersionedMap<V>(map: VersionedMap<V>): VersionedMapEditor<V>
     from.next_ = head;
     return from.lineage_.map;
   };
-  const current = (key: string): V | undefined => (head !== null ? from.lineage_.map.get(key) : versionedGet(handle(from), key));
+  const current = (key: string): V | undefined => (head !== null ? from.lineage_.get(key) : versionedGet(handle(from), key));
 
   return {
     get: current,
@@ -237,7 +280,8 @@ export function editVersionedMap<V>(map: VersionedMap<V>): VersionedMapEditor<V>
         undo!.set(key, previous);
         from.lineage_.records++;
       }
-      entries.delete(key);
+      if (from.lineage_.parent === null) entries.delete(key);
+      else entries.set(key, ABSENT);
       head!.size_--;
       return previous;
     },

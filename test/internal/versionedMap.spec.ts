@@ -96,7 +96,7 @@ test('property: every version reads as the Map it was when committed, whatever i
       commit();
       return versions.every(([version, contents]) => sameContents(version, contents));
     }),
-    { numRuns: 300 },
+    { numRuns: Number(process.env.VERSIONED_MAP_RUNS ?? 300) },
   );
   t.pass();
 });
@@ -182,4 +182,45 @@ test('a held old version keeps a bounded part of the changes after it, not all o
   t.is((versionedGet(held, 'k5') as { i: number }).i, 5);
   t.is((versionedGet(version, 'k5') as { batch: number }).batch, 9_905);
   t.is(versionedContents(held).keys.length, 100);
+});
+
+test('a batch applied to an old version forks it: the fork holds only its own changes and reads the rest through', (t) => {
+  const seed = editVersionedMap(emptyVersionedMap<number>());
+  for (let i = 0; i < 10_000; i++) seed.set(`k${i}`, i);
+  const base = seed.commit();
+  const first = editVersionedMap(base);
+  first.set('k1', -1);
+  first.commit(); // base now has a successor
+  type Internals = { lineage_: { map: Map<string, unknown>; depth: number } };
+  const forks = Array.from({ length: 50 }, (_, i) => {
+    const editor = editVersionedMap(base);
+    editor.set(`k${i}`, -i - 100);
+    editor.delete(`k${i + 1000}`);
+    return editor.commit();
+  });
+  for (const [i, fork] of forks.entries()) {
+    const { map, depth } = (fork as unknown as Internals).lineage_;
+    t.is(depth, 1);
+    t.is(map.size, 2, 'the fork holds its two changes, not a copy of 10,000 entries');
+    t.is(versionedGet(fork, `k${i}`), -i - 100);
+    t.is(versionedGet(fork, `k${i + 1000}`), undefined);
+    t.is(versionedGet(fork, 'k5000'), 5000);
+    t.is(versionedSize(fork), 9_999);
+  }
+  t.is(versionedGet(base, 'k1'), 1);
+  t.is(versionedContents(forks[3]!).keys.length, 9_999);
+  // Forks of forks: past the depth limit an edit copies into a plain map.
+  let version = forks[0]!;
+  for (let depth = 0; depth < 6; depth++) {
+    const again = editVersionedMap(version);
+    again.set('x', depth);
+    again.commit();
+    const sibling = editVersionedMap(version); // `version` has a successor now: fork (or copy)
+    sibling.set('y', depth);
+    version = sibling.commit();
+    t.true((version as unknown as Internals).lineage_.depth <= 3);
+  }
+  t.is(versionedGet(version, 'y'), 5);
+  t.is(versionedGet(version, 'x'), undefined);
+  t.is(versionedSize(version), 10_000);
 });
