@@ -24,7 +24,8 @@
  * holds keeps alive the undo records after it in its lineage, so once a lineage has made more than
  * `2n + REBASE_SLACK` undo records the next batch starts a new lineage from a copy of the map
  * (O(n), amortized O(1) per write) and leaves the old one to whoever still holds its versions. A
- * held version therefore costs at most about three times the map, never O(changes since).
+ * held version therefore costs a bounded multiple of the map (its lineage, and for a fork the
+ * lineages it overlays, at most three deep), never O(changes since).
  *
  * Internal: nothing here is exported from the package.
  */
@@ -171,8 +172,14 @@ export function versionedContents<V>(map: VersionedMap<V>): { readonly keys: rea
       current = current.next_;
     }
     const lineage = current.lineage_;
+    // Keys the newest version's view passes to `visit`; tracked only when there is an overlay.
+    const seen = overlay.size > 0 ? new Set<string>() : null;
     const visit = (key: string, value: Slot<V>): void => {
-      const slot = overlay.size === 0 ? value : overlay.has(key) ? overlay.get(key)! : value;
+      let slot = value;
+      if (seen !== null) {
+        seen.add(key);
+        if (overlay.has(key)) slot = overlay.get(key)!;
+      }
       if (slot !== ABSENT) {
         keys.push(key);
         values.push(slot);
@@ -186,14 +193,17 @@ export function versionedContents<V>(map: VersionedMap<V>): { readonly keys: rea
         const own = lineage.map.get(key);
         visit(key, own === undefined ? parent.values[i]! : own);
       }
-      for (const [key, value] of lineage.map) if (value !== ABSENT && versionedGet(handle(lineage.parent), key) === undefined) visit(key, value);
+      for (const [key, value] of lineage.map) if (versionedGet(handle(lineage.parent), key) === undefined) visit(key, value);
     } else {
       for (const [key, value] of lineage.map) visit(key, value);
     }
-    for (const [key, slot] of overlay) {
-      if (slot !== ABSENT && lineage.get(key) === undefined) {
-        keys.push(key);
-        values.push(slot);
+    // Keys this version had that the newest version's view does not mention at all.
+    if (seen !== null) {
+      for (const [key, slot] of overlay) {
+        if (slot !== ABSENT && !seen.has(key)) {
+          keys.push(key);
+          values.push(slot);
+        }
       }
     }
     version.keys_ = Object.freeze(keys);

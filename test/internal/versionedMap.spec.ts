@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import {
+  adoptVersionedMap,
   editVersionedMap,
   emptyVersionedMap,
   versionedContents,
@@ -21,12 +22,12 @@ type Op =
   | { kind: 'list'; version: number }
   | { kind: 'burst'; count: number };
 
-const key = fc.oneof(fc.constantFrom('__proto__', 'constructor', 'hasOwnProperty', '', 'a'), fc.integer({ min: 0, max: 60 }).map((i) => `ns/object-${i}`));
+const key = fc.oneof(fc.constantFrom('__proto__', 'constructor', 'hasOwnProperty', '', 'a'), fc.integer({ min: 0, max: 12 }).map((i) => `ns/object-${i}`));
 const op: fc.Arbitrary<Op> = fc.oneof(
   { weight: 6, arbitrary: fc.record({ kind: fc.constant('set' as const), key, value: fc.integer({ min: 0, max: 5 }) }) },
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('delete' as const), key }) },
   { weight: 3, arbitrary: fc.constant({ kind: 'commit' as const }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('branch' as const), from: fc.nat() }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('branch' as const), from: fc.nat() }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('read' as const), version: fc.nat(), key }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('list' as const), version: fc.nat() }) },
   // Many one-write commits in a row: long undo chains, compression on read, and sweeps.
@@ -96,7 +97,7 @@ test('property: every version reads as the Map it was when committed, whatever i
       commit();
       return versions.every(([version, contents]) => sameContents(version, contents));
     }),
-    { numRuns: Number(process.env.VERSIONED_MAP_RUNS ?? 300) },
+    { numRuns: Number(process.env.VERSIONED_MAP_RUNS ?? 1000) },
   );
   t.pass();
 });
@@ -223,4 +224,36 @@ test('a batch applied to an old version forks it: the fork holds only its own ch
   t.is(versionedGet(version, 'y'), 5);
   t.is(versionedGet(version, 'x'), undefined);
   t.is(versionedSize(version), 10_000);
+});
+
+test('an older version of a fork lists each key once after the fork deletes a key it inherited', (t) => {
+  const v0 = editVersionedMap(emptyVersionedMap<number>());
+  v0.set('a', 1);
+  const base = v0.commit();
+  const next = editVersionedMap(base);
+  next.set('b', 2);
+  next.commit(); // base has a successor: the next edit of base forks
+  const f = editVersionedMap(base);
+  f.set('c', 3);
+  const f1 = f.commit();
+  const g = editVersionedMap(f1);
+  g.delete('a');
+  const f2 = g.commit();
+  t.deepEqual([...versionedContents(f1).keys].sort(), ['a', 'c']);
+  t.deepEqual([...versionedContents(f1).values].sort(), [1, 3]);
+  t.deepEqual([...versionedContents(f2).keys], ['c']);
+  t.is(versionedSize(f1), 2);
+  t.is(versionedSize(f2), 1);
+});
+
+test('an adopted Map reads as given, and stays so after edits', (t) => {
+  const v = adoptVersionedMap(new Map([['a', 1], ['b', 2]]));
+  const editor = editVersionedMap(v);
+  editor.set('a', 10);
+  editor.delete('b');
+  const w = editor.commit();
+  t.deepEqual(versionedContents(v).keys, ['a', 'b']);
+  t.deepEqual(versionedContents(v).values, [1, 2]);
+  t.is(versionedGet(w, 'a'), 10);
+  t.is(versionedSize(w), 1);
 });
