@@ -35,7 +35,9 @@ export function createRequestContext(kubeConfig: KubeConfig): RequestContext {
         // for loopback servers only (test servers, `kubectl proxy`): the options (headers) are
         // already filled in when it throws while creating the agent.
         if (isLoopbackHttp(context.server()) && /HTTP protocol is not allowed/.test(String((error as Error)?.message))) {
-          delete options.agent;
+          // Our own keep-alive agent rather than Node's global one, so closeIdleConnections reaches it.
+          options.agent = loopbackAgent;
+          agents.add(loopbackAgent);
           return options;
         }
         throw error;
@@ -62,6 +64,7 @@ export function createRequestContext(kubeConfig: KubeConfig): RequestContext {
 // TLS session). Each such agent gets one keep-alive twin with the same TLS options. Proxy agents
 // and anything else are left alone.
 const twins = new WeakMap<object, HttpAgent>();
+const loopbackAgent = new HttpAgent({ keepAlive: true });
 function keepAliveTwin(agent: unknown): HttpAgent | undefined {
   if (agent === null || typeof agent !== 'object') return undefined;
   const Ctor = agent.constructor;
