@@ -35,6 +35,9 @@ export function createRefusableListener(http: HttpServer): RefusableListener {
         const server = createNetServer((socket) => {
           sockets.add(socket);
           accepted++;
+          // As Go's net/http (the apiserver) and Node's own http.Server do: no Nagle delay on small
+          // writes such as single watch events. This listener bypasses http.Server's socket setup.
+          socket.setNoDelay(true);
           socket.on('close', () => sockets.delete(socket));
           http.emit('connection', socket);
         });
