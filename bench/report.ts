@@ -140,8 +140,8 @@ export function renderReport(results: Results, notes?: string): string {
   const rawP99 = p99('raw');
   if (rawP99 !== undefined) {
     p(
-      `Latency floor: the raw limit, which does nothing but parse, has p99 ${rawP99.toFixed(2)} ms in the same run, so on this machine ` +
-        `rx's own share of its p99 is ${fmt((p99('rx') ?? NaN) - rawP99, 2)} ms (rx-strip ${fmt((p99('rx-strip') ?? NaN) - rawP99, 2)} ms, client-node ${fmt((p99('client-node') ?? NaN) - rawP99, 2)} ms).`,
+      `For scale: the raw limit, which does nothing but parse, has p99 ${rawP99.toFixed(2)} ms in the same run. On this shared 2-core ` +
+        `machine one scheduling stall of another process moves a p99, so compare p99s across runs before reading much into a difference.`,
     );
     p();
   }
