@@ -2,19 +2,49 @@ import type { IncomingMessage } from 'node:http';
 import type { Subscriber } from 'rxjs';
 import { TransportError } from '../sources/transportError.js';
 
-/** Reads a whole response body, decodes it once, parses it once, emits it and completes. */
+/** Bytes of a list body searched for the start of `"items"` by {@link readJson}'s `peekHead`. */
+const maxHeadBytes = 64 * 1024;
+const itemsKey = Buffer.from('"items":');
+
+/**
+ * Reads a whole response body, decodes it once, parses it once, emits it and completes.
+ *
+ * With `peekHead`, a list body's head is handed over as soon as it has arrived: everything before
+ * `"items":`, parsed as an object (the apiserver writes `kind`, `apiVersion` and `metadata` first),
+ * so a caller can act on `metadata.continue` while the items still stream. Called at most once, and
+ * not at all when the head is not found within 64 KiB or does not parse.
+ */
 export function readJson<R>(
   response: IncomingMessage,
   subscriber: Subscriber<R>,
   map: (value: unknown) => R = (v) => v as R,
   verb = 'get',
+  peekHead?: (head: unknown) => void,
 ): void {
   const parts: Buffer[] = [];
   let size = 0;
+  let peeking = peekHead !== undefined;
   response.on('data', (chunk: Buffer) => {
     parts.push(chunk);
     size += chunk.length;
+    if (peeking) peek();
   });
+  const peek = (): void => {
+    const head = parts.length === 1 ? parts[0]! : Buffer.concat(parts, size);
+    const at = head.indexOf(itemsKey);
+    if (at < 0) {
+      if (size > maxHeadBytes) peeking = false;
+      return;
+    }
+    peeking = false;
+    let value: unknown;
+    try {
+      value = JSON.parse(`${head.toString('utf8', 0, at)}"items":[]}`);
+    } catch {
+      return; // not a head we understand: no early look
+    }
+    peekHead!(value);
+  };
   response.on('close', () => {
     if (!response.complete && !subscriber.closed) {
       subscriber.error(new TransportError(verb, 'the connection closed before the body ended', { code: 'ECONNRESET' }));

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { KubeConfig } from '@kubernetes/client-node';
-import { from, Observable, switchMap, tap, type Subscriber } from 'rxjs';
+import { finalize, from, Observable, ReplaySubject, Subscription, switchMap, tap, type Subscriber } from 'rxjs';
 import { httpGet } from '../internal/httpRequest.js';
 import { createLineReader } from '../internal/lineReader.js';
 import { readJson } from '../internal/readJson.js';
@@ -71,25 +71,89 @@ export function httpListerWatcher<T = KubeObject>(
     if (config.fieldSelector) query.set('fieldSelector', config.fieldSelector);
   };
 
+  const listPath = (target: ResolvedResource, request: ListRequest): string => {
+    const query = new URLSearchParams();
+    selectors(query);
+    if (request.resourceVersion) query.set('resourceVersion', request.resourceVersion);
+    if (request.resourceVersionMatch) query.set('resourceVersionMatch', request.resourceVersionMatch);
+    if (request.limit !== undefined) query.set('limit', String(request.limit));
+    if (request.continue) query.set('continue', request.continue);
+    const qs = query.toString();
+    return qs ? `${target.path}?${qs}` : target.path;
+  };
+  const getList = (target: ResolvedResource, path: string, peekHead?: (head: unknown) => void): Observable<ListResponse<T>> =>
+    httpGet<ListResponse<T>>(
+      context,
+      path,
+      config.metadataOnly ? acceptMetadataList : acceptJson,
+      { verb: 'list', resource: target.name, namespace: target.namespace },
+      (response, subscriber) => readJson(response, subscriber, learnKind, 'list', peekHead),
+    );
+
+  // Paging is serial (each page names the next), so the server used to sit idle while a page was
+  // received and parsed, and the client while the next one was built. Now, as soon as a page's head
+  // shows its continue token, the next page is requested (and it, in turn, requests the one after
+  // it); the reflector's next list() call, always for exactly that page, adopts the request in
+  // flight. A prefetch not adopted when the page that started it is torn down (an error, a relist,
+  // unsubscribing) is aborted, with any prefetch it started.
+  interface Pending {
+    readonly response: ReplaySubject<ListResponse<T>>;
+    request: Subscription;
+    /** The path of the page this one's head prefetched, if any. */
+    next?: string;
+  }
+  const prefetched = new Map<string, Pending>();
+  const dropNext = (owner: { next?: string }): void => {
+    const path = owner.next;
+    const left = path === undefined ? undefined : prefetched.get(path);
+    if (left === undefined) return;
+    prefetched.delete(path!);
+    left.request.unsubscribe();
+    dropNext(left);
+  };
+  // A page's request is torn down as it completes, before the reflector (in the same call stack,
+  // once the surrounding switchMap completes) asks for the next page: decide a microtask later.
+  const dropNextLater = (owner: { next?: string }): void => {
+    if (owner.next !== undefined) queueMicrotask(() => dropNext(owner));
+  };
+  const fetchPage = (target: ResolvedResource, path: string, limit: number | undefined, owner: { next?: string }): Observable<ListResponse<T>> =>
+    getList(
+      target,
+      path,
+      limit === undefined
+        ? undefined
+        : (head) => {
+            const token = (head as { metadata?: { continue?: unknown } } | null)?.metadata?.continue;
+            if (typeof token !== 'string' || token === '') return;
+            const next = listPath(target, { limit, continue: token });
+            if (prefetched.has(next)) return;
+            owner.next = next;
+            const pending: Pending = { response: new ReplaySubject<ListResponse<T>>(1), request: Subscription.EMPTY };
+            prefetched.set(next, pending);
+            pending.request = fetchPage(target, next, limit, pending).subscribe(pending.response);
+          },
+    );
+
   return {
     closeIdleConnections: () => context.closeIdleConnections(),
     list: (request: ListRequest) =>
       resolve().pipe(
         switchMap((target) => {
-          const query = new URLSearchParams();
-          selectors(query);
-          if (request.resourceVersion) query.set('resourceVersion', request.resourceVersion);
-          if (request.resourceVersionMatch) query.set('resourceVersionMatch', request.resourceVersionMatch);
-          if (request.limit !== undefined) query.set('limit', String(request.limit));
-          if (request.continue) query.set('continue', request.continue);
-          const qs = query.toString();
-          return httpGet<ListResponse<T>>(
-            context,
-            qs ? `${target.path}?${qs}` : target.path,
-            config.metadataOnly ? acceptMetadataList : acceptJson,
-            { verb: 'list', resource: target.name, namespace: target.namespace },
-            (response, subscriber) => readJson(response, subscriber, learnKind, 'list'),
-          );
+          const path = listPath(target, request);
+          const ready = prefetched.get(path);
+          if (ready !== undefined) {
+            prefetched.delete(path);
+            return new Observable<ListResponse<T>>((subscriber) => {
+              const inner = ready.response.subscribe(subscriber);
+              return () => {
+                inner.unsubscribe();
+                ready.request.unsubscribe();
+                dropNextLater(ready);
+              };
+            });
+          }
+          const owner: { next?: string } = {};
+          return fetchPage(target, path, request.limit, owner).pipe(finalize(() => dropNextLater(owner)));
         }),
       ),
     watch: (request: WatchRequest) =>

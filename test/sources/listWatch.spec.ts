@@ -1,5 +1,6 @@
 import test from 'ava';
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { KubeConfig } from '@kubernetes/client-node';
 import { KubeApiError } from '../../src/sources/kubeApiError.js';
@@ -71,10 +72,73 @@ test('LIST pages and the watch reuse one keep-alive connection, and unsubscribin
     await server.waitForWatches(1);
     t.is(lists(server).length, 5);
     // client-node's agent has keepAlive off; without the keep-alive twin this is 6 (5 pages + watch).
-    t.is(server.connections.accepted - before, 1, 'one TCP connection for five pages and the watch');
+    // (Two when a prefetched page is requested while the previous one still holds the first.)
+    t.true(server.connections.accepted - before <= 2, `${server.connections.accepted - before} TCP connections for five pages and the watch`);
     run.subscription.unsubscribe();
     await until(() => server.connections.open === 0, 'the connection closed');
     t.is(server.openWatchCount, 0);
+  }));
+
+test('the next LIST page is requested while the current page is still arriving, and adopted', async (t) => {
+  // A server that sends page 1's head and first item, then holds the rest until page 2 is asked for.
+  const seen: string[] = [];
+  let releasePage1: (() => void) | undefined;
+  const item = (name: string) => JSON.stringify({ metadata: { name, namespace: 'default', resourceVersion: '5' } });
+  const http = createServer((req, res) => {
+    const url = new URL(req.url!, 'http://x');
+    if (url.searchParams.get('watch')) return void res.writeHead(200, { 'content-type': 'application/json' }).flushHeaders();
+    const token = url.searchParams.get('continue');
+    seen.push(token ?? 'first');
+    res.writeHead(200, { 'content-type': 'application/json' });
+    if (token === null) {
+      res.write(`{"kind":"ConfigMapList","apiVersion":"v1","metadata":{"resourceVersion":"5","continue":"T2"},"items":[${item('a')}`);
+      releasePage1 = () => res.end(`,${item('b')}]}`);
+    } else if (token === 'T2') {
+      res.end(`{"kind":"ConfigMapList","apiVersion":"v1","metadata":{"resourceVersion":"5","continue":"T3"},"items":[${item('c')}]}`);
+      releasePage1?.();
+    } else {
+      res.end(`{"kind":"ConfigMapList","apiVersion":"v1","metadata":{"resourceVersion":"5"},"items":[${item('d')}]}`);
+    }
+  });
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  const kubeConfig = new KubeConfig();
+  kubeConfig.loadFromOptions({
+    clusters: [{ name: 'c', server: `http://127.0.0.1:${(http.address() as { port: number }).port}`, skipTLSVerify: true }],
+    users: [{ name: 'u' }],
+    contexts: [{ name: 'x', cluster: 'c', user: 'u' }],
+    currentContext: 'x',
+  });
+  const events: string[] = [];
+  const sub = listWatch(kubeConfig, configmaps, { pageSize: 2 }).subscribe((e) => {
+    if (e.type === 'LIST_PAGE') events.push(`PAGE(${e.items.map((i) => i.metadata?.name).join(',')})`);
+    if (e.type === 'LIST_DONE') events.push('DONE');
+  });
+  try {
+    await until(() => events.includes('DONE'), 'LIST_DONE');
+    // Without the prefetch this deadlocks: page 1 would only end after page 2 was requested.
+    t.deepEqual(events, ['PAGE(a,b)', 'PAGE(c)', 'PAGE(d)', 'DONE']);
+    t.deepEqual(seen, ['first', 'T2', 'T3'], 'each page requested once: the prefetched ones were adopted');
+  } finally {
+    sub.unsubscribe();
+    http.closeAllConnections();
+    await new Promise((resolve) => http.close(resolve));
+  }
+});
+
+test('a prefetched page that is not adopted is aborted when its page fails', (t) =>
+  withServer(async (server) => {
+    for (let i = 0; i < 6; i++) server.create('configmaps', cm(`c${i}`));
+    // Page 2 fails after its head was read: its prefetch of page 3 must not survive the relist.
+    server.failNext({ status: 500, verbs: ['list'], count: 1, match: (r) => r.query['continue'] !== undefined });
+    const run = start(server, configmaps, { pageSize: 2 });
+    await until(() => run.events.some((e) => e.type === 'LIST_DONE'), 'LIST_DONE');
+    await server.waitForWatches(1);
+    run.subscription.unsubscribe();
+    await until(() => server.connections.open === 0, 'no open connection');
+    t.deepEqual(
+      run.summary().filter((s) => s.startsWith('PAGE') || s === 'LIST_START'),
+      ['LIST_START', 'PAGE1(c0,c1)', 'LIST_START', 'PAGE1(c0,c1)', 'PAGE2(c2,c3)', 'PAGE3(c4,c5)'],
+    );
   }));
 
 test('unsubscribing during a backoff closes the idle keep-alive connection', (t) =>
