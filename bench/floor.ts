@@ -18,7 +18,7 @@ import { Subject } from 'rxjs';
 import { informer, type KubeObject, type RawEvent } from 'rx-informer';
 import { deepFreeze } from '../src/internal/deepFreeze.js';
 import { editTrie, emptyTrie, type HashTrie } from '../src/internal/hashTrie.js';
-import { benchObject } from './workload.js';
+import { stampedJson } from './workload.js';
 
 const N = Number(process.env.BENCH_N ?? 100_000);
 const M = Number(process.env.BENCH_EVENTS ?? 100_000);
@@ -32,14 +32,8 @@ new PerformanceObserver((list) => {
   for (const entry of list.getEntries()) gcMs += entry.duration;
 }).observe({ entryTypes: ['gc'] });
 
-const stamped = (i: number, rv: number): string => {
-  const object = benchObject(i) as { metadata: Record<string, unknown> };
-  object.metadata.resourceVersion = String(rv);
-  object.metadata.uid = `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
-  return JSON.stringify(object);
-};
-const listText = `[${Array.from({ length: N }, (_, i) => stamped(i, 1)).join(',')}]`;
-const lines = Array.from({ length: M }, (_, k) => `{"type":"MODIFIED","object":${stamped(k % N, 2 + k)}}`);
+const listText = `[${Array.from({ length: N }, (_, i) => stampedJson(i, 1)).join(',')}]`;
+const lines = Array.from({ length: M }, (_, k) => `{"type":"MODIFIED","object":${stampedJson(k % N, 2 + k)}}`);
 
 type Event = { type: 'MODIFIED'; object: KubeObject };
 const keyOf = (o: KubeObject): string => `${o.metadata!.namespace}/${o.metadata!.name}`;

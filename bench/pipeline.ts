@@ -12,7 +12,7 @@ import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { Subject } from 'rxjs';
 import type { KubeObject, RawEvent } from 'rx-informer';
-import { benchObject } from './workload.js';
+import { stampedJson } from './workload.js';
 
 const N = Number(process.env.BENCH_N ?? 100_000);
 const M = Number(process.env.BENCH_EVENTS ?? 20_000);
@@ -21,17 +21,9 @@ const CHUNK = Number(process.env.BENCH_CHUNK ?? 40);
 const gc = (globalThis as { gc?: () => void }).gc!;
 const turn = (): Promise<void> => new Promise((r) => setImmediate(r));
 
-const stamped = (i: number, rv: number, seq?: number): string => {
-  const object = benchObject(i) as { metadata: Record<string, unknown> };
-  object.metadata.resourceVersion = String(rv);
-  object.metadata.uid = `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
-  object.metadata.creationTimestamp = '2026-11-01T08:00:00Z';
-  if (seq !== undefined) object.metadata.annotations = { ...(object.metadata.annotations as object), 'bench.rx-informer.dev/seq': String(seq) };
-  return JSON.stringify(object);
-};
 const listPages: string[] = [];
-for (let i = 0; i < N; i += 500) listPages.push(`[${Array.from({ length: Math.min(500, N - i) }, (_, k) => stamped(i + k, 1)).join(',')}]`);
-const lines = Array.from({ length: M }, (_, k) => `{"type":"MODIFIED","object":${stamped(k % N, 2 + k, k)}}`);
+for (let i = 0; i < N; i += 500) listPages.push(`[${Array.from({ length: Math.min(500, N - i) }, (_, k) => stampedJson(i + k, 1)).join(',')}]`);
+const lines = Array.from({ length: M }, (_, k) => `{"type":"MODIFIED","object":${stampedJson(k % N, 2 + k, k)}}`);
 
 type Lib = typeof import('rx-informer');
 const variants: [string, Lib | undefined][] = [['parse only', undefined], ['src', (await import('rx-informer')) as Lib]];

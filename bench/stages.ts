@@ -9,7 +9,7 @@
 import { performance } from 'node:perf_hooks';
 import { Subject, type Observable } from 'rxjs';
 import { bufferByKey, dedupDeltas, indexReducer, informer, resync, toDeltas, type KubeObject, type RawEvent } from 'rx-informer';
-import { benchObject } from './workload.js';
+import { stampedJson } from './workload.js';
 
 const N = Number(process.env.BENCH_N ?? 100_000);
 const M = Number(process.env.BENCH_EVENTS ?? 20_000);
@@ -18,14 +18,8 @@ const CHUNK = 40;
 const gc = (globalThis as { gc?: () => void }).gc!;
 const turn = (): Promise<void> => new Promise((r) => setImmediate(r));
 
-const stamped = (i: number, rv: number): string => {
-  const object = benchObject(i) as { metadata: Record<string, unknown> };
-  object.metadata.resourceVersion = String(rv);
-  object.metadata.uid = `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
-  return JSON.stringify(object);
-};
-const listText = `[${Array.from({ length: N }, (_, i) => stamped(i, 1)).join(',')}]`;
-const lines = Array.from({ length: M }, (_, k) => `{"type":"MODIFIED","object":${stamped(k % N, 2 + k)}}`);
+const listText = `[${Array.from({ length: N }, (_, i) => stampedJson(i, 1)).join(',')}]`;
+const lines = Array.from({ length: M }, (_, k) => `{"type":"MODIFIED","object":${stampedJson(k % N, 2 + k)}}`);
 
 type Raw = RawEvent<KubeObject>;
 /** Each chain: subscribes to the source and calls `count(n)` for every n updates that reach its end. */

@@ -59,3 +59,17 @@ export function benchObject(i: number): object {
     },
   };
 }
+
+/**
+ * ConfigMap number `i` as JSON, with a resourceVersion, a uid and a creation time (as a server
+ * would stamp it) and, when `seq` is given, the benchmark's sequence annotation: the text the
+ * in-process benchmarks (floor, pipeline, stages) parse.
+ */
+export function stampedJson(i: number, rv: number, seq?: number): string {
+  const object = benchObject(i) as { metadata: Record<string, unknown> };
+  object.metadata.resourceVersion = String(rv);
+  object.metadata.uid = `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
+  object.metadata.creationTimestamp = '2026-11-01T08:00:00Z';
+  if (seq !== undefined) object.metadata.annotations = { ...(object.metadata.annotations as object), 'bench.rx-informer.dev/seq': String(seq) };
+  return JSON.stringify(object);
+}

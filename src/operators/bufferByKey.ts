@@ -14,6 +14,15 @@ export interface BufferByKeyConfig {
   readonly scheduler?: SchedulerLike;
 }
 
+/** @internal The validated window and scheduler of a {@link BufferByKeyConfig} (shared with toStore). */
+export function batchClosing(config: BufferByKeyConfig): { readonly windowMs: number; readonly scheduler: SchedulerLike } {
+  const windowMs = config.windowMs ?? 0;
+  if (!(windowMs >= 0) || !Number.isFinite(windowMs)) {
+    throw new TypeError(`[informer] bufferByKey: windowMs must be a finite number >= 0, got ${String(config.windowMs)}`);
+  }
+  return { windowMs, scheduler: config.scheduler ?? (windowMs === 0 ? asapScheduler : asyncScheduler) };
+}
+
 /**
  * The DeltaFIFO as an operator: accumulates deltas per key and emits them as batches.
  *
@@ -54,11 +63,7 @@ export interface BufferByKeyConfig {
  * @returns an operator from {@link DeltaEvent}s to {@link DeltaBatch}es.
  */
 export function bufferByKey<T>(config: BufferByKeyConfig = {}): OperatorFunction<DeltaEvent<T>, DeltaBatch<T>> {
-  const windowMs = config.windowMs ?? 0;
-  if (!(windowMs >= 0) || !Number.isFinite(windowMs)) {
-    throw new TypeError(`[informer] bufferByKey: windowMs must be a finite number >= 0, got ${String(config.windowMs)}`);
-  }
-  const scheduler = config.scheduler ?? (windowMs === 0 ? asapScheduler : asyncScheduler);
+  const { windowMs, scheduler } = batchClosing(config);
 
   return (source) =>
     new Observable<DeltaBatch<T>>((subscriber) => {

@@ -13,6 +13,14 @@ export interface IndexReducerConfig<T extends KubeObject> {
   readonly initial?: Snapshot<T>;
 }
 
+/** @internal The names of `indexers`, after checking each is a function. Shared with toStore. */
+export function indexNamesOf<T>(indexers: Indexers<T>): string[] {
+  for (const [name, indexFunc] of Object.entries(indexers)) {
+    if (typeof indexFunc !== 'function') throw new TypeError(`[informer] indexReducer: indexer "${name}" is not a function`);
+  }
+  return Object.keys(indexers);
+}
+
 /**
  * Applies batches of deltas to an immutable, indexed snapshot and emits the new snapshot with the
  * notifications the batch produced.
@@ -52,10 +60,7 @@ export interface IndexReducerConfig<T extends KubeObject> {
  */
 export function indexReducer<T extends KubeObject>(config: IndexReducerConfig<T> = {}): OperatorFunction<DeltaBatch<T>, StoreUpdate<T>> {
   const indexers = config.indexers ?? {};
-  for (const [name, indexFunc] of Object.entries(indexers)) {
-    if (typeof indexFunc !== 'function') throw new TypeError(`[informer] indexReducer: indexer "${name}" is not a function`);
-  }
-  const names = Object.keys(indexers);
+  const names = indexNamesOf(indexers);
   const initial = config.initial ?? emptySnapshot<T>(names);
   // Without a given initial snapshot each subscription starts from a fresh empty one, so a
   // long-lived operator does not keep the first version of every run (and what follows it) alive.

@@ -34,11 +34,16 @@ import type { Delta, DeltaBatch } from '../store/delta.js';
  * @param scheduler time source, `asyncScheduler` by default.
  * @returns an operator on {@link DeltaBatch}es.
  */
-export function resync<T>(periodMs: number, scheduler: SchedulerLike = asyncScheduler): MonoTypeOperatorFunction<DeltaBatch<T>> {
+/** @internal Whether `periodMs` turns resync on (`0` and `Infinity` do not); throws on a bad value. Shared with toStore. */
+export function resyncEnabled(periodMs: number): boolean {
   if (typeof periodMs !== 'number' || Number.isNaN(periodMs) || periodMs < 0) {
     throw new TypeError(`[informer] resync: periodMs must be a number >= 0, got ${String(periodMs)}`);
   }
-  if (periodMs === 0 || periodMs === Infinity) return (source) => source;
+  return periodMs !== 0 && periodMs !== Infinity;
+}
+
+export function resync<T>(periodMs: number, scheduler: SchedulerLike = asyncScheduler): MonoTypeOperatorFunction<DeltaBatch<T>> {
+  if (!resyncEnabled(periodMs)) return (source) => source;
 
   return (source) =>
     new Observable<DeltaBatch<T>>((subscriber) => {

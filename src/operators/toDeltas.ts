@@ -28,6 +28,27 @@ export class InvalidObjectError extends Error {
 }
 
 /**
+ * @internal The key of an object as toDeltas takes it (shared with toStore): `undefined` when the
+ * key function throws and `onInvalidObject` took the {@link InvalidObjectError}; without it, the
+ * error is thrown.
+ */
+export function objectKeying<T extends KubeObject>(config: ToDeltasConfig<T>): (eventType: string, object: T) => string | undefined {
+  const keyFunc: KeyFunc<T> = config.keyFunc ?? metaNamespaceKey;
+  const { onInvalidObject } = config;
+  if (typeof keyFunc !== 'function') throw new TypeError('[informer] toDeltas: keyFunc must be a function');
+  return (eventType, object) => {
+    try {
+      return keyFunc(object);
+    } catch (cause) {
+      const error = new InvalidObjectError(eventType, { cause });
+      if (onInvalidObject === undefined) throw error;
+      onInvalidObject(error);
+      return undefined;
+    }
+  };
+}
+
+/**
  * Turns raw List+Watch events into deltas, the way client-go's DeltaFIFO turns reflector calls
  * into queue entries.
  *
@@ -73,9 +94,7 @@ export class InvalidObjectError extends Error {
  * @returns an operator from {@link RawEvent}s to {@link DeltaEvent}s.
  */
 export function toDeltas<T extends KubeObject>(config: ToDeltasConfig<T> = {}): OperatorFunction<RawEvent<T>, DeltaEvent<T>> {
-  const keyFunc: KeyFunc<T> = config.keyFunc ?? metaNamespaceKey;
-  const { onInvalidObject } = config;
-  if (typeof keyFunc !== 'function') throw new TypeError('[informer] toDeltas: keyFunc must be a function');
+  const keyOf = objectKeying(config);
 
   return (source) =>
     new Observable<DeltaEvent<T>>((subscriber) => {
@@ -83,17 +102,6 @@ export function toDeltas<T extends KubeObject>(config: ToDeltasConfig<T> = {}): 
       let known = new Map<string, T>();
       // Items of the list in progress, or null outside a list.
       let listed: T[] | null = null;
-
-      const keyOf = (eventType: string, object: T): string | undefined => {
-        try {
-          return keyFunc(object);
-        } catch (cause) {
-          const error = new InvalidObjectError(eventType, { cause });
-          if (onInvalidObject === undefined) throw error;
-          onInvalidObject(error);
-          return undefined;
-        }
-      };
 
       const finishList = (resourceVersion: string): void => {
         const items = listed ?? [];

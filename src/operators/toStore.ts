@@ -1,4 +1,4 @@
-import { asapScheduler, asyncScheduler, interval, Observable, type OperatorFunction, type SchedulerLike, type Subscription } from 'rxjs';
+import { asyncScheduler, interval, Observable, type OperatorFunction, type SchedulerLike, type Subscription } from 'rxjs';
 import { deepFreeze } from '../internal/deepFreeze.js';
 import type { RawEvent } from '../sources/rawEvent.js';
 import { applyBatch, applyListToEmpty, type StoreUpdate } from '../store/applyBatch.js';
@@ -8,8 +8,10 @@ import { metaNamespaceKey, type KeyFunc } from '../store/keyFunc.js';
 import type { KubeObject } from '../store/kubeObject.js';
 import { resourceVersionOf } from '../store/resourceVersionOf.js';
 import { emptySnapshot, type Snapshot } from '../store/snapshot.js';
-import type { BufferByKeyConfig } from './bufferByKey.js';
-import { InvalidObjectError } from './toDeltas.js';
+import { batchClosing, type BufferByKeyConfig } from './bufferByKey.js';
+import { indexNamesOf } from './indexReducer.js';
+import { resyncEnabled } from './resync.js';
+import { InvalidObjectError, objectKeying } from './toDeltas.js';
 
 /** Options of {@link toStore}: those of the operators it fuses. */
 export interface ToStoreConfig<T extends KubeObject> {
@@ -52,24 +54,15 @@ export interface ToStoreConfig<T extends KubeObject> {
  * relist makes and the keys of a resync batch (client-go leaves both to Go map order).
  */
 export function toStore<T extends KubeObject>(config: ToStoreConfig<T> = {}): OperatorFunction<RawEvent<T>, StoreUpdate<T>> {
+  const keyOf = objectKeying<T>(config);
   const keyFunc: KeyFunc<T> = config.keyFunc ?? metaNamespaceKey;
-  if (typeof keyFunc !== 'function') throw new TypeError('[informer] toDeltas: keyFunc must be a function');
   const { onInvalidObject } = config;
-  const windowMs = config.buffer?.windowMs ?? 0;
-  if (!(windowMs >= 0) || !Number.isFinite(windowMs)) {
-    throw new TypeError(`[informer] bufferByKey: windowMs must be a finite number >= 0, got ${String(config.buffer?.windowMs)}`);
-  }
-  const bufferScheduler = config.buffer?.scheduler ?? (windowMs === 0 ? asapScheduler : asyncScheduler);
+  const { windowMs, scheduler: bufferScheduler } = batchClosing(config.buffer ?? {});
   const resyncMs = config.resyncMs ?? 0;
-  if (typeof resyncMs !== 'number' || Number.isNaN(resyncMs) || resyncMs < 0) {
-    throw new TypeError(`[informer] resync: periodMs must be a number >= 0, got ${String(resyncMs)}`);
-  }
+  const resyncOn = resyncEnabled(resyncMs);
   const resyncScheduler = config.resyncScheduler ?? asyncScheduler;
   const indexers = config.indexers ?? {};
-  for (const [name, indexFunc] of Object.entries(indexers)) {
-    if (typeof indexFunc !== 'function') throw new TypeError(`[informer] indexReducer: indexer "${name}" is not a function`);
-  }
-  const indexNames = Object.keys(indexers);
+  const indexNames = indexNamesOf(indexers);
 
   return (source) =>
     new Observable<StoreUpdate<T>>((subscriber) => {
@@ -173,17 +166,6 @@ export function toStore<T extends KubeObject>(config: ToStoreConfig<T> = {}): Op
         return snapshot.get(key);
       };
 
-      const keyOf = (eventType: string, object: T): string | undefined => {
-        try {
-          return keyFunc(object);
-        } catch (cause) {
-          const error = new InvalidObjectError(eventType, { cause });
-          if (onInvalidObject === undefined) throw error;
-          onInvalidObject(error);
-          return undefined;
-        }
-      };
-
       const page = (items: readonly T[]): void => {
         const into = (listing ??= new Map());
         for (const object of items) {
@@ -260,15 +242,14 @@ export function toStore<T extends KubeObject>(config: ToStoreConfig<T> = {}): Op
         }
       };
 
-      const resyncs =
-        resyncMs > 0 && resyncMs !== Infinity
-          ? interval(resyncMs, resyncScheduler).subscribe(() => {
-              if (snapshot.size === 0) return;
-              const deltas = new Map<string, readonly Delta<T>[]>();
-              for (const [key, object] of snapshot.entries()) deltas.set(key, [{ type: 'Sync', key, object }]);
-              apply({ deltas, resync: true });
-            })
-          : null;
+      const resyncs = resyncOn
+        ? interval(resyncMs, resyncScheduler).subscribe(() => {
+            if (snapshot.size === 0) return;
+            const deltas = new Map<string, readonly Delta<T>[]>();
+            for (const [key, object] of snapshot.entries()) deltas.set(key, [{ type: 'Sync', key, object }]);
+            apply({ deltas, resync: true });
+          })
+        : null;
 
       const subscription = source.subscribe({
         next: (event) => {
