@@ -81,10 +81,11 @@ export function toStore<T extends KubeObject>(config: ToStoreConfig<T> = {}): Op
       let open = false;
       let closing: Subscription | null = null;
 
-      const apply = (batch: DeltaBatch<T>): void => {
+      // Computes the next store update from the current snapshot and emits it (or the error).
+      const emit = (next: (current: Snapshot<T>) => StoreUpdate<T>): void => {
         let update: StoreUpdate<T>;
         try {
-          update = applyBatch(snapshot, batch, indexers);
+          update = next(snapshot);
         } catch (error) {
           subscriber.error(error);
           return;
@@ -97,30 +98,15 @@ export function toStore<T extends KubeObject>(config: ToStoreConfig<T> = {}): Op
         closing?.unsubscribe();
         closing = null;
         if (!open) return;
-        if (pendingList !== null) {
-          const items = pendingList;
-          const rv = resourceVersion!;
-          pendingList = null;
-          resourceVersion = undefined;
-          listed = false;
-          open = false;
-          let update: StoreUpdate<T>;
-          try {
-            update = applyListToEmpty(snapshot, items, rv, indexers);
-          } catch (error) {
-            subscriber.error(error);
-            return;
-          }
-          snapshot = update.snapshot;
-          subscriber.next(update);
-          return;
-        }
+        const list = pendingList;
         const batch: DeltaBatch<T> = { deltas: pending, resourceVersion, ...(listed ? { listed } : {}) };
+        pendingList = null;
         pending = new Map();
         resourceVersion = undefined;
         listed = false;
         open = false;
-        apply(batch);
+        if (list !== null) emit((current) => applyListToEmpty(current, list, batch.resourceVersion!, indexers));
+        else emit((current) => applyBatch(current, batch, indexers));
       };
 
       const opened = (): void => {
@@ -247,7 +233,7 @@ export function toStore<T extends KubeObject>(config: ToStoreConfig<T> = {}): Op
             if (snapshot.size === 0) return;
             const deltas = new Map<string, readonly Delta<T>[]>();
             for (const [key, object] of snapshot.entries()) deltas.set(key, [{ type: 'Sync', key, object }]);
-            apply({ deltas, resync: true });
+            emit((current) => applyBatch(current, { deltas, resync: true }, indexers));
           })
         : null;
 
