@@ -24,22 +24,27 @@ export function readJson<R>(
   const parts: Buffer[] = [];
   let size = 0;
   let peeking = peekHead !== undefined;
+  // The last bytes already searched, so a key split across two chunks is still found; each chunk is
+  // searched once (small chunks must not make this quadratic).
+  let tail = Buffer.alloc(0);
   response.on('data', (chunk: Buffer) => {
     parts.push(chunk);
     size += chunk.length;
-    if (peeking) peek();
+    if (peeking) peek(chunk);
   });
-  const peek = (): void => {
-    const head = parts.length === 1 ? parts[0]! : Buffer.concat(parts, size);
-    const at = head.indexOf(itemsKey);
-    if (at < 0) {
+  const peek = (chunk: Buffer): void => {
+    const window = tail.length === 0 ? chunk : Buffer.concat([tail, chunk]);
+    const found = window.indexOf(itemsKey);
+    if (found < 0) {
       if (size > maxHeadBytes) peeking = false;
+      else tail = Buffer.from(window.subarray(Math.max(0, window.length - itemsKey.length + 1)));
       return;
     }
     peeking = false;
+    const at = size - window.length + found;
     let value: unknown;
     try {
-      value = JSON.parse(`${head.toString('utf8', 0, at)}"items":[]}`);
+      value = JSON.parse(`${Buffer.concat(parts, size).toString('utf8', 0, at)}"items":[]}`);
     } catch {
       return; // not a head we understand: no early look
     }
