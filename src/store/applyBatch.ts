@@ -1,13 +1,13 @@
 import { castDraft, produce } from 'immer';
 import { deepFreeze } from '../internal/deepFreeze.js';
 import { editTrie, emptyTrie, type HashTrie, type TrieEditor } from '../internal/hashTrie.js';
-import { adoptVersionedMap, editVersionedMap } from '../internal/versionedMap.js';
+import { adoptVersionedMap, editVersionedMap, type VersionedMap } from '../internal/versionedMap.js';
 import type { Delta, DeltaBatch } from './delta.js';
 import { IndexFuncError, type IndexFunc, type Indexers } from './indexFunc.js';
 import type { KubeObject } from './kubeObject.js';
 import type { Notification } from './notification.js';
 import { resourceVersionOf } from './resourceVersionOf.js';
-import { stateOf, type Snapshot } from './snapshot.js';
+import { stateOf, type Snapshot, type SnapshotState } from './snapshot.js';
 
 /** What applying one batch produced. */
 export interface StoreUpdate<T extends KubeObject = KubeObject> {
@@ -72,7 +72,18 @@ export function applyBatch<T extends KubeObject>(snapshot: Snapshot<T>, batch: D
     }
   }
 
-  const nextItems = items.commit();
+  return storeUpdate(state, items.commit(), indexes, changes, errors, batch);
+}
+
+/** The snapshot after a batch (through immer: the same reference when nothing changed) and the update. */
+function storeUpdate<T extends KubeObject>(
+  state: SnapshotState<T>,
+  nextItems: VersionedMap<T>,
+  indexes: readonly IndexWriter<T>[],
+  changes: Notification<T>[],
+  errors: IndexFuncError[],
+  batch: Pick<DeltaBatch<T>, 'resourceVersion' | 'listed' | 'resync'>,
+): StoreUpdate<T> {
   const committed = indexes.map((index) => index.commit());
   const indexesChanged = committed.some((trie, position) => trie !== state.indexes[position]);
   const next = produce(state, (draft) => {
@@ -112,20 +123,7 @@ export function applyListToEmpty<T extends KubeObject>(snapshot: Snapshot<T>, it
     for (const index of indexes) index.update(key, undefined, object, errors);
     changes[i++] = Object.freeze({ type: 'add', key, object, isInInitialList });
   }
-  const nextItems = items.size === 0 ? state.items : adoptVersionedMap(items);
-  const committed = indexes.map((index) => index.commit());
-  const indexesChanged = committed.some((trie, position) => trie !== state.indexes[position]);
-  const next = produce(state, (draft) => {
-    draft.items = castDraft(nextItems);
-    if (indexesChanged) draft.indexes = castDraft(Object.freeze(committed));
-    draft.resourceVersion = resourceVersion;
-    draft.synced = true;
-  });
-  return Object.freeze({
-    snapshot: next as unknown as Snapshot<T>,
-    changes: Object.freeze(changes),
-    errors: errors.length ? Object.freeze(errors) : NO_ERRORS,
-  });
+  return storeUpdate(state, items.size === 0 ? state.items : adoptVersionedMap(items), indexes, changes, errors, { resourceVersion, listed: true });
 }
 
 interface IndexWriter<T> {
