@@ -16,8 +16,8 @@
 import { performance, PerformanceObserver } from 'node:perf_hooks';
 import { Subject } from 'rxjs';
 import { informer, type KubeObject, type RawEvent } from 'rx-informer';
-import { deepFreeze } from '../src/internal/deepFreeze.js';
-import { editTrie, emptyTrie, type HashTrie } from '../src/internal/hashTrie.js';
+import { deepFreeze } from '../src/store/internal/deepFreeze.js';
+import { editTrie, emptyTrie, type HashTrie } from '../src/store/internal/hashTrie.js';
 import { stampedJson } from './workload.js';
 
 const N = Number(process.env.BENCH_N ?? 100_000);

@@ -15,7 +15,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createTestApiServer, type JsonObject } from 'rx-informer/testing';
+import { createTestApiServer, type JsonObject } from 'rx-informer/test-server';
 import { nowMs, SEQ_ANNOTATION, TIME_ANNOTATION } from './protocol.js';
 import { benchObject, namespaceOf, nameOf } from './workload.js';
 

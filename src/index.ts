@@ -1,10 +1,10 @@
 /* Informer */
-export type { Informer, InformerOptions, InformerError, ResourceEventHandler, HandlerOptions } from './informer.js';
-export { informer, HandlerError, HookError } from './informer.js';
+export type { Informer, InformerOptions, InformerError, ResourceEventHandler, HandlerOptions } from './informer/informer.js';
+export { informer, HandlerError, HookError } from './informer/informer.js';
 
 /* Informer factory and metrics */
-export type { InformerFactory, InformerFactoryDefaults, SharedInformer, SharedInformerOptions } from './informerFactory.js';
-export { informerFactory } from './informerFactory.js';
+export type { InformerFactory, InformerFactoryDefaults, SharedInformer, SharedInformerOptions } from './informer/informerFactory.js';
+export { informerFactory } from './informer/informerFactory.js';
 export type { InformerMetrics, InformerMetricsCollector } from './metrics/informerMetrics.js';
 export { informerMetrics } from './metrics/informerMetrics.js';
 
@@ -19,12 +19,12 @@ export type { IndexReducerConfig } from './operators/indexReducer.js';
 export { indexReducer } from './operators/indexReducer.js';
 
 /* Controllers */
-export type { ReconcileConfig, ReconcileContext, ReconcileHandler, ReconcileOutcome, ReconcileResult } from './operators/reconcile.js';
-export { reconcile } from './operators/reconcile.js';
-export type { PredicateFilterConfig } from './operators/predicateFilter.js';
-export { predicateFilter } from './operators/predicateFilter.js';
-export type { Predicate } from './store/predicates.js';
-export { predicates } from './store/predicates.js';
+export type { ReconcileConfig, ReconcileContext, ReconcileHandler, ReconcileOutcome, ReconcileResult } from './controller/reconcile.js';
+export { reconcile } from './controller/reconcile.js';
+export type { PredicateFilterConfig } from './controller/predicateFilter.js';
+export { predicateFilter } from './controller/predicateFilter.js';
+export type { Predicate } from './controller/predicates.js';
+export { predicates } from './controller/predicates.js';
 
 /* Store */
 export type { Snapshot, ListOptions } from './store/snapshot.js';
@@ -51,8 +51,8 @@ export type { RawEvent, RawEventType, WatchEvent, BookmarkEvent, ListStart, List
 
 /* Sources */
 export { listWatch } from './sources/listWatch.js';
-export { reflector } from './sources/reflector.js';
-export { httpListerWatcher } from './sources/httpListerWatcher.js';
+export { reflector } from './sources/reflector/reflector.js';
+export { httpListerWatcher } from './sources/http/httpListerWatcher.js';
 export { stripManagedFields } from './sources/stripManagedFields.js';
 export { KubeApiError } from './sources/kubeApiError.js';
 export { TransportError } from './sources/transportError.js';
@@ -63,7 +63,7 @@ export { WatchLineTooLongError } from './sources/watchLineTooLongError.js';
 export { TransformError } from './sources/transformError.js';
 export type { KubeStatus, KubeApiErrorInit } from './sources/kubeApiError.js';
 export type { ListWatchConfig } from './sources/listWatchConfig.js';
-export type { ReflectorConfig, BackoffConfig } from './sources/reflectorConfig.js';
+export type { ReflectorConfig, BackoffConfig } from './sources/reflector/reflectorConfig.js';
 export type { ListWatchResource, GroupVersionResource, ApiVersionKind } from './sources/listWatchResource.js';
 export type {
   ListWatchStatus,
@@ -73,7 +73,7 @@ export type {
   RelistingStatus,
   ErrorStatus,
   RelistReason,
-} from './sources/listWatchStatus.js';
+} from './sources/reflector/listWatchStatus.js';
 export type {
   ListerWatcher,
   ListRequest,

@@ -3,7 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createTestApiServer } from '../src/testing/index.js';
+import { createTestApiServer } from '../src/testServer/index.js';
 
 const root = new URL('../', import.meta.url);
 

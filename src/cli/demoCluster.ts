@@ -1,5 +1,5 @@
-import type { TestApiServer } from '../testing/apiServer/testApiServer.js';
-import type { JsonObject } from '../testing/apiServer/storedObject.js';
+import type { TestApiServer } from '../testServer/testApiServer.js';
+import type { JsonObject } from '../testServer/storedObject.js';
 
 /** Options of {@link demoCluster}. */
 export interface DemoClusterConfig {

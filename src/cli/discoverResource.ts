@@ -1,8 +1,8 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { Observable } from 'rxjs';
-import { httpGet } from '../internal/httpRequest.js';
-import { readJson } from '../internal/readJson.js';
-import { createRequestContext, type RequestContext } from '../internal/requestContext.js';
+import { httpGet } from '../sources/http/httpGet.js';
+import { readJson } from '../sources/http/readJson.js';
+import { createRequestContext, type RequestContext } from '../sources/http/requestContext.js';
 import { KubeApiError } from '../sources/kubeApiError.js';
 import { CliError } from './cliError.js';
 

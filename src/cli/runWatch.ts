@@ -1,6 +1,6 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { Subscription } from 'rxjs';
-import { informer } from '../informer.js';
+import { informer } from '../informer/informer.js';
 import { KubeApiError } from '../sources/kubeApiError.js';
 import { listWatch } from '../sources/listWatch.js';
 import { stripManagedFields } from '../sources/stripManagedFields.js';

@@ -1,4 +1,4 @@
-import type { ListWatchStatus } from '../sources/listWatchStatus.js';
+import type { ListWatchStatus } from '../sources/reflector/listWatchStatus.js';
 import type { KubeObject } from '../store/kubeObject.js';
 import type { Notification } from '../store/notification.js';
 import type { Snapshot } from '../store/snapshot.js';

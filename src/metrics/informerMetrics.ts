@@ -1,7 +1,7 @@
 import { asyncScheduler, type SchedulerLike } from 'rxjs';
-import type { ListWatchStatus, RelistReason } from '../sources/listWatchStatus.js';
+import type { ListWatchStatus, RelistReason } from '../sources/reflector/listWatchStatus.js';
 import type { RawEvent } from '../sources/rawEvent.js';
-import type { ReconcileOutcome } from '../operators/reconcile.js';
+import type { ReconcileOutcome } from '../controller/reconcile.js';
 import type { StoreUpdate } from '../store/applyBatch.js';
 import type { KubeObject } from '../store/kubeObject.js';
 

@@ -1,11 +1,11 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { Observable } from 'rxjs';
 import type { KubeObject } from '../store/kubeObject.js';
-import { httpListerWatcher } from './httpListerWatcher.js';
+import { httpListerWatcher } from './http/httpListerWatcher.js';
 import type { ListWatchConfig } from './listWatchConfig.js';
 import type { ListWatchResource } from './listWatchResource.js';
 import type { RawEvent } from './rawEvent.js';
-import { reflector } from './reflector.js';
+import { reflector } from './reflector/reflector.js';
 
 /**
  * List+Watch a Kubernetes collection as a cold Observable of {@link RawEvent}s: the client-go

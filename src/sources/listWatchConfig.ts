@@ -1,4 +1,4 @@
-import type { ReflectorConfig } from './reflectorConfig.js';
+import type { ReflectorConfig } from './reflector/reflectorConfig.js';
 
 /**
  * Options of {@link listWatch}: everything of {@link ReflectorConfig} plus what shapes the HTTP

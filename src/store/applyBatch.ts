@@ -1,7 +1,7 @@
 import { castDraft, produce } from 'immer';
-import { deepFreeze } from '../internal/deepFreeze.js';
-import { editTrie, emptyTrie, type HashTrie, type TrieEditor } from '../internal/hashTrie.js';
-import { adoptVersionedMap, editVersionedMap, type VersionedMap } from '../internal/versionedMap.js';
+import { deepFreeze } from './internal/deepFreeze.js';
+import { editTrie, emptyTrie, type HashTrie, type TrieEditor } from './internal/hashTrie.js';
+import { adoptVersionedMap, editVersionedMap, type VersionedMap } from './internal/versionedMap.js';
 import type { Delta, DeltaBatch } from './delta.js';
 import { IndexFuncError, type IndexFunc, type Indexers } from './indexFunc.js';
 import type { KubeObject } from './kubeObject.js';

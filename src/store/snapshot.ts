@@ -1,6 +1,6 @@
 import { immerable } from 'immer';
-import { emptyTrie, trieForEach, trieGet, type HashTrie } from '../internal/hashTrie.js';
-import { emptyVersionedMap, versionedContents, versionedGet, versionedSize, type VersionedMap } from '../internal/versionedMap.js';
+import { emptyTrie, trieForEach, trieGet, type HashTrie } from './internal/hashTrie.js';
+import { emptyVersionedMap, versionedContents, versionedGet, versionedSize, type VersionedMap } from './internal/versionedMap.js';
 import { UnknownIndexError } from './indexFunc.js';
 import { objectKey } from './keyFunc.js';
 import type { KubeObject } from './kubeObject.js';

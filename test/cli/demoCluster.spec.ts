@@ -1,6 +1,6 @@
 import test from 'ava';
 import { demoCluster } from '../../src/cli/demoCluster.js';
-import { createTestApiServer } from '../../src/testing/index.js';
+import { createTestApiServer } from '../../src/testServer/index.js';
 
 test('seeds namespaces, nodes and pods placed on them; churn makes about `rate` changes a second and keeps the pod count', async (t) => {
   const server = await createTestApiServer();

@@ -2,7 +2,7 @@ import test from 'ava';
 import { CliError } from '../../src/cli/cliError.js';
 import { discoverResource, splitResourceText } from '../../src/cli/discoverResource.js';
 import { KubeApiError } from '../../src/sources/kubeApiError.js';
-import { createTestApiServer, type TestApiServer } from '../../src/testing/index.js';
+import { createTestApiServer, type TestApiServer } from '../../src/testServer/index.js';
 
 let server: TestApiServer;
 test.before(async () => {

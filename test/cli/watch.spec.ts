@@ -2,7 +2,7 @@ import test, { type ExecutionContext } from 'ava';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createTestApiServer, type TestApiServer } from '../../src/testing/index.js';
+import { createTestApiServer, type TestApiServer } from '../../src/testServer/index.js';
 import { spawnCli, type CliRun } from './spawnCli.js';
 
 /** A fresh test API server with its kubeconfig in a temp dir; both go away after the test. */

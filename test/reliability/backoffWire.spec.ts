@@ -6,7 +6,7 @@
 import test from 'ava';
 import { KubeApiError } from '../../src/sources/kubeApiError.js';
 import { TransportError } from '../../src/sources/transportError.js';
-import { createTestApiServer } from '../../src/testing/index.js';
+import { createTestApiServer } from '../../src/testServer/index.js';
 import { sleep, until, watchConfigMaps } from './harness.js';
 
 async function synced(t: { teardown(fn: () => unknown): void }, backoff = { initialDelay: 50, maxDelay: 200 }) {

@@ -5,11 +5,11 @@
  */
 import fc from 'fast-check';
 import type { Subscription } from 'rxjs';
-import { informer } from '../../src/informer.js';
+import { informer } from '../../src/informer/informer.js';
 import { InvalidObjectError } from '../../src/operators/toDeltas.js';
 import { KubeApiError } from '../../src/sources/kubeApiError.js';
 import { listWatch } from '../../src/sources/listWatch.js';
-import type { ListWatchStatus } from '../../src/sources/listWatchStatus.js';
+import type { ListWatchStatus } from '../../src/sources/reflector/listWatchStatus.js';
 import { MalformedWatchLineError } from '../../src/sources/malformedWatchLineError.js';
 import { TransportError } from '../../src/sources/transportError.js';
 import { VeryShortWatchError } from '../../src/sources/veryShortWatchError.js';
@@ -21,7 +21,7 @@ import type { KubeObject } from '../../src/store/kubeObject.js';
 import { matchesLabels, parseLabelSelector } from '../../src/store/labelSelector.js';
 import type { Notification } from '../../src/store/notification.js';
 import type { Snapshot } from '../../src/store/snapshot.js';
-import { createTestApiServer, type TestApiServer } from '../../src/testing/index.js';
+import { createTestApiServer, type TestApiServer } from '../../src/testServer/index.js';
 
 // ---------------------------------------------------------------------------------------------
 // Scenario

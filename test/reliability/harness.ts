@@ -1,13 +1,13 @@
 /* Shared helpers of the reliability tests: an informer over listWatch against the test server, recorded. */
 import type { Subscription } from 'rxjs';
-import { informer, type Informer, type InformerError, type InformerOptions } from '../../src/informer.js';
+import { informer, type Informer, type InformerError, type InformerOptions } from '../../src/informer/informer.js';
 import { listWatch } from '../../src/sources/listWatch.js';
 import type { ListWatchConfig } from '../../src/sources/listWatchConfig.js';
-import type { ListWatchStatus } from '../../src/sources/listWatchStatus.js';
+import type { ListWatchStatus } from '../../src/sources/reflector/listWatchStatus.js';
 import { metaNamespaceKey } from '../../src/store/keyFunc.js';
 import type { KubeObject } from '../../src/store/kubeObject.js';
 import type { Notification } from '../../src/store/notification.js';
-import type { TestApiServer } from '../../src/testing/index.js';
+import type { TestApiServer } from '../../src/testServer/index.js';
 
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -7,7 +7,7 @@ import test from 'ava';
 import { config as rxConfig } from 'rxjs';
 import { IndexFuncError } from '../../src/store/indexFunc.js';
 import { InvalidObjectError } from '../../src/operators/toDeltas.js';
-import { HandlerError } from '../../src/informer.js';
+import { HandlerError } from '../../src/informer/informer.js';
 import { KubeApiError } from '../../src/sources/kubeApiError.js';
 import { MalformedWatchLineError } from '../../src/sources/malformedWatchLineError.js';
 import { TransportError } from '../../src/sources/transportError.js';
@@ -15,7 +15,7 @@ import { WatchLineTooLongError } from '../../src/sources/watchLineTooLongError.j
 import { TransformError } from '../../src/sources/transformError.js';
 import { byLabel, byNamespace } from '../../src/store/indexFunc.js';
 import type { KubeObject } from '../../src/store/kubeObject.js';
-import { createTestApiServer, type TestApiServer } from '../../src/testing/index.js';
+import { createTestApiServer, type TestApiServer } from '../../src/testServer/index.js';
 import { sleep, until, watchConfigMaps, type Watched } from './harness.js';
 
 const cm = (name: string, labels?: Record<string, string>) => ({ metadata: { name, namespace: 'default', ...(labels ? { labels } : {}) }, data: { v: name } });

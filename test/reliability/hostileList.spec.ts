@@ -8,10 +8,10 @@ import test from 'ava';
 import { KubeConfig } from '@kubernetes/client-node';
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { informer } from '../../src/informer.js';
+import { informer } from '../../src/informer/informer.js';
 import { InvalidObjectError } from '../../src/operators/toDeltas.js';
 import { listWatch } from '../../src/sources/listWatch.js';
-import type { ListWatchStatus } from '../../src/sources/listWatchStatus.js';
+import type { ListWatchStatus } from '../../src/sources/reflector/listWatchStatus.js';
 import { TransportError } from '../../src/sources/transportError.js';
 import { until } from './harness.js';
 

@@ -7,9 +7,9 @@
  */
 import test from 'ava';
 import fc from 'fast-check';
-import { informer } from '../../src/informer.js';
+import { informer } from '../../src/informer/informer.js';
 import { listWatch } from '../../src/sources/listWatch.js';
-import { createTestApiServer, type TestApiServer } from '../../src/testing/index.js';
+import { createTestApiServer, type TestApiServer } from '../../src/testServer/index.js';
 import { sleep } from './harness.js';
 
 const faults = ['none', 'refuse', 'slowList', 'slowWatch', '500', '429', 'watch410', 'reset', 'splitLines'] as const;

@@ -12,11 +12,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inspect } from 'node:util';
 import { firstValueFrom, timer } from 'rxjs';
-import { informer } from '../../src/informer.js';
+import { informer } from '../../src/informer/informer.js';
 import { listWatch } from '../../src/sources/listWatch.js';
 import type { ListWatchConfig } from '../../src/sources/listWatchConfig.js';
 import type { KubeObject } from '../../src/store/kubeObject.js';
-import { createTestApiServer, type TestApiServer } from '../../src/testing/index.js';
+import { createTestApiServer, type TestApiServer } from '../../src/testServer/index.js';
 import { startTlsProxy, tlsCert, tlsKey } from '../sources/tlsProxy.js';
 import { sleep } from './harness.js';
 

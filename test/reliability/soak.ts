@@ -11,12 +11,12 @@
  * Knobs: SOAK_SECONDS (300), SOAK_OBJECTS (10000), SOAK_RATE writes/s (2000), SOAK_FAULT_EVERY_MS
  * (4000), SOAK_CHECKPOINT_MS (10000), SOAK_HEAP_BOUND_MB (10).
  */
-import { informer } from '../../src/informer.js';
+import { informer } from '../../src/informer/informer.js';
 import { listWatch } from '../../src/sources/listWatch.js';
-import type { ListWatchStatus } from '../../src/sources/listWatchStatus.js';
+import type { ListWatchStatus } from '../../src/sources/reflector/listWatchStatus.js';
 import { byNamespace, byLabel } from '../../src/store/indexFunc.js';
 import type { KubeObject } from '../../src/store/kubeObject.js';
-import { createTestApiServer } from '../../src/testing/index.js';
+import { createTestApiServer } from '../../src/testServer/index.js';
 import { checkIndexes } from './convergenceCase.js';
 
 const seconds = Number(process.env['SOAK_SECONDS'] ?? 300);

@@ -1,8 +1,8 @@
 /* Regressions found by the reliability suite in the test API server's fault controls. */
 import test from 'ava';
 import { createServer } from 'node:net';
-import { createTestApiServer } from '../../src/testing/index.js';
-import { call } from '../testing/apiServerClient.js';
+import { createTestApiServer } from '../../src/testServer/index.js';
+import { call } from '../testServer/apiServerClient.js';
 
 test('overlapping refuseConnections: both resolve and the port comes back when the last one ends', async (t) => {
   const server = await createTestApiServer();

@@ -1,12 +1,12 @@
 import test from 'ava';
-import { informer } from '../../src/informer.js';
+import { informer } from '../../src/informer/informer.js';
 import { listWatch } from '../../src/sources/listWatch.js';
 import { byNamespace } from '../../src/store/indexFunc.js';
 import type { KubeObject } from '../../src/store/kubeObject.js';
 import { metaNamespaceKey } from '../../src/store/keyFunc.js';
 import type { Notification } from '../../src/store/notification.js';
 import type { Snapshot } from '../../src/store/snapshot.js';
-import { createTestApiServer, type TestApiServer } from '../../src/testing/index.js';
+import { createTestApiServer, type TestApiServer } from '../../src/testServer/index.js';
 import { fastBackoff, until, sleep } from './httpHarness.js';
 
 /** Replays notifications from empty: what a consumer that only listens to changes$ would hold. */

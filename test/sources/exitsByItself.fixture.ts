@@ -1,6 +1,6 @@
 // Run by listWatch.spec.ts in a child process: it must exit by itself after unsubscribing.
 import { listWatch } from '../../src/sources/listWatch.js';
-import { createTestApiServer } from '../../src/testing/index.js';
+import { createTestApiServer } from '../../src/testServer/index.js';
 
 const server = await createTestApiServer();
 server.create('configmaps', { metadata: { name: 'a', namespace: 'default' } });

@@ -1,6 +1,6 @@
 import { defer, NEVER, type Observable, type SchedulerLike } from 'rxjs';
 import type { ListerWatcher, ListRequest, ListResponse, WatchMessage, WatchRequest } from '../../src/sources/listerWatcher.js';
-import type { ListWatchStatus } from '../../src/sources/listWatchStatus.js';
+import type { ListWatchStatus } from '../../src/sources/reflector/listWatchStatus.js';
 import { KubeApiError } from '../../src/sources/kubeApiError.js';
 import type { KubeObject } from '../../src/store/kubeObject.js';
 

@@ -2,10 +2,10 @@ import type { Subscription } from 'rxjs';
 import { listWatch } from '../../src/sources/listWatch.js';
 import type { ListWatchConfig } from '../../src/sources/listWatchConfig.js';
 import type { ListWatchResource } from '../../src/sources/listWatchResource.js';
-import type { ListWatchStatus } from '../../src/sources/listWatchStatus.js';
+import type { ListWatchStatus } from '../../src/sources/reflector/listWatchStatus.js';
 import type { RawEvent } from '../../src/sources/rawEvent.js';
 import type { KubeObject } from '../../src/store/kubeObject.js';
-import type { TestApiServer } from '../../src/testing/index.js';
+import type { TestApiServer } from '../../src/testServer/index.js';
 import { summarize } from './collect.js';
 
 /** Fast backoff for wire tests (the bounds are tested on virtual time). */

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { KubeConfig } from '@kubernetes/client-node';
 import { KubeApiError } from '../../src/sources/kubeApiError.js';
 import { listWatch } from '../../src/sources/listWatch.js';
-import { createTestApiServer, type RequestLogEntry, type TestApiServer } from '../../src/testing/index.js';
+import { createTestApiServer, type RequestLogEntry, type TestApiServer } from '../../src/testServer/index.js';
 import { start, until, sleep } from './httpHarness.js';
 import { startTlsProxy, tlsCert, tlsKey } from './tlsProxy.js';
 

@@ -4,10 +4,10 @@
  */
 import test from 'ava';
 import { tap, type Subscription } from 'rxjs';
-import { informer, type Informer } from '../../../src/informer.js';
+import { informer, type Informer } from '../../../src/informer/informer.js';
 import { listWatch } from '../../../src/sources/listWatch.js';
 import type { ListWatchConfig } from '../../../src/sources/listWatchConfig.js';
-import type { ListWatchStatus } from '../../../src/sources/listWatchStatus.js';
+import type { ListWatchStatus } from '../../../src/sources/reflector/listWatchStatus.js';
 import type { RawEvent } from '../../../src/sources/rawEvent.js';
 import { isTombstone } from '../../../src/store/delta.js';
 import type { KubeObject } from '../../../src/store/kubeObject.js';

@@ -1,0 +1,203 @@
+import { asyncScheduler, from, Observable, type ObservableInput, type OperatorFunction, type SchedulerLike, type Subscription } from 'rxjs';
+import { itemExponentialLimiter, maxOfLimiters, tokenBucketLimiter } from './rateLimiter.js';
+
+/** What a reconcile handler may return (or resolve to): nothing, or a request to run again later. */
+export type ReconcileResult = void | undefined | { readonly requeueAfterMs?: number };
+
+/** What a reconcile handler is given besides the key. */
+export interface ReconcileContext {
+  /** Failures of this key since its last success. */
+  readonly retries: number;
+  /** Aborted when the operator is unsubscribed; pass it to your API calls. */
+  readonly signal: AbortSignal;
+}
+
+/**
+ * Reconciles one key. Return a value, a Promise, or an Observable (its last value counts); throw,
+ * reject or error to have the key retried with backoff.
+ */
+export type ReconcileHandler = (key: string, context: ReconcileContext) => ObservableInput<ReconcileResult> | ReconcileResult;
+
+/** Options of {@link reconcile}; defaults are client-go's `DefaultControllerRateLimiter`. */
+export interface ReconcileConfig {
+  /** Handlers running at once, over different keys. Default 1. */
+  readonly concurrency?: number;
+  /** First retry delay of a failing key, doubling per failure. Default 5 ms. */
+  readonly baseDelayMs?: number;
+  /** Longest per-key retry delay. Default 1,000 s. */
+  readonly maxDelayMs?: number;
+  /** Overall retry rate (token bucket) per second. Default 10. */
+  readonly retriesPerSecond?: number;
+  /** Token bucket size. Default 100. */
+  readonly retryBurst?: number;
+  /** Time source for delays and the bucket. Default `asyncScheduler`. */
+  readonly scheduler?: SchedulerLike;
+}
+
+/** The outcome of one handler run. */
+export type ReconcileOutcome =
+  | { readonly key: string; readonly result: 'success'; readonly retries: number; readonly requeueAfterMs?: number; readonly queueDepth: number }
+  | { readonly key: string; readonly result: 'error'; readonly retries: number; readonly error: unknown; readonly retryAfterMs: number; readonly queueDepth: number };
+
+/**
+ * Runs an async handler per key with client-go workqueue semantics: the reconcile loop of a
+ * controller as one operator.
+ *
+ * <span class="informal">Keys in, one outcome out per handler run; each key is handled alone,
+ * deduplicated while queued, and retried with backoff when it fails.</span>
+ *
+ * ```text
+ * keys:     -a-a-b-----a----------|
+ * reconcile(h, { concurrency: 1 })        h takes 3 frames; a fails once
+ * outcomes: ----x--y--z---w-------(v|)    x = a error (retry after 5 ms)  y = b success  z = a success …
+ * ```
+ *
+ * - A key queued twice before it starts is handled once; a key is never handled concurrently with
+ *   itself; a key added while being handled runs again after it (workqueue `dirty`/`processing`).
+ * - Failures requeue the key after `max(perKey, bucket)`: per key `baseDelayMs·2^failures` up to
+ *   `maxDelayMs`, and an overall token bucket of `retriesPerSecond` with `retryBurst`. A success
+ *   forgets the key's failures. `{ requeueAfterMs }` from the handler schedules another run; of two
+ *   pending delays for one key the earlier wins.
+ * - At most `concurrency` handlers run at once.
+ * - When the keys complete, the operator stops taking keys and drops pending retries, runs what is
+ *   queued, waits for running handlers, then completes (graceful shutdown). Unsubscribing aborts
+ *   running handlers (`context.signal`) and clears every timer.
+ *
+ * ## Example
+ * ```ts
+ * import { map } from 'rxjs';
+ * import { informer, reconcile } from 'rx-informer';
+ *
+ * informer(source$).changes$.pipe(
+ *   map((change) => change.key),
+ *   reconcile(async (key, { signal }) => {
+ *     await ensureDeployment(key, signal);
+ *     return { requeueAfterMs: 60_000 };
+ *   }, { concurrency: 4 }),
+ * ).subscribe((outcome) => outcome.result === 'error' && console.error(outcome.key, outcome.error));
+ * ```
+ *
+ * @param handler reconciles one key.
+ * @param config concurrency, backoff, token bucket and scheduler.
+ * @returns an operator from keys to {@link ReconcileOutcome}s.
+ */
+export function reconcile(handler: ReconcileHandler, config: ReconcileConfig = {}): OperatorFunction<string, ReconcileOutcome> {
+  const { concurrency = 1, baseDelayMs = 5, maxDelayMs = 1_000_000, retriesPerSecond = 10, retryBurst = 100, scheduler = asyncScheduler } = config;
+  if (typeof handler !== 'function') throw new TypeError('[informer] reconcile: handler must be a function');
+  if (!Number.isInteger(concurrency) || concurrency < 1) throw new TypeError(`[informer] reconcile: concurrency must be an integer >= 1, got ${String(concurrency)}`);
+  for (const [name, value] of Object.entries({ baseDelayMs, maxDelayMs, retriesPerSecond, retryBurst })) {
+    if (!(value > 0)) throw new TypeError(`[informer] reconcile: ${name} must be > 0, got ${String(value)}`);
+  }
+
+  return (keys) =>
+    new Observable<ReconcileOutcome>((subscriber) => {
+      const limiter = maxOfLimiters(itemExponentialLimiter(baseDelayMs, maxDelayMs), tokenBucketLimiter(retriesPerSecond, retryBurst, scheduler));
+      const queue = new Set<string>(); // ready keys, in order
+      const dirty = new Set<string>(); // keys that need a run (queued, or re-added while processing)
+      const running = new Map<string, { abort: AbortController; subscription?: Subscription }>();
+      const waiting = new Map<string, { readyAt: number; timer: Subscription }>();
+      let shuttingDown = false;
+
+      const add = (key: string): void => {
+        if (shuttingDown || dirty.has(key)) return;
+        dirty.add(key);
+        if (running.has(key)) return;
+        queue.add(key);
+        pump();
+      };
+
+      const addAfter = (key: string, delayMs: number): void => {
+        if (shuttingDown) return;
+        if (!(delayMs > 0)) return add(key);
+        const readyAt = scheduler.now() + delayMs;
+        const pending = waiting.get(key);
+        if (pending !== undefined && pending.readyAt <= readyAt) return;
+        pending?.timer.unsubscribe();
+        const timer = scheduler.schedule(() => {
+          waiting.delete(key);
+          add(key);
+        }, delayMs);
+        waiting.set(key, { readyAt, timer });
+      };
+
+      const finish = (key: string, failed: boolean, value: unknown): void => {
+        if (!running.delete(key)) return;
+        // Requeue first (AddRateLimited / AddAfter), then Done: a key re-added meanwhile goes back in line.
+        const retryAfterMs = failed ? limiter.when(key) : 0;
+        const requeueAfterMs = failed ? undefined : (value as Exclude<ReconcileResult, void> | undefined)?.requeueAfterMs;
+        if (failed) addAfter(key, retryAfterMs);
+        else {
+          limiter.forget(key);
+          if (requeueAfterMs !== undefined) addAfter(key, requeueAfterMs);
+        }
+        if (dirty.has(key)) queue.add(key);
+        const queueDepth = queue.size;
+        subscriber.next(
+          failed
+            ? { key, result: 'error', retries: limiter.retries(key), error: value, retryAfterMs, queueDepth }
+            : { key, result: 'success', retries: 0, ...(requeueAfterMs !== undefined ? { requeueAfterMs } : {}), queueDepth },
+        );
+        pump();
+      };
+
+      const start = (key: string): void => {
+        const abort = new AbortController();
+        const slot: { abort: AbortController; subscription?: Subscription } = { abort };
+        running.set(key, slot);
+        let output: ObservableInput<ReconcileResult> | ReconcileResult;
+        try {
+          output = handler(key, { retries: limiter.retries(key), signal: abort.signal });
+        } catch (error) {
+          return finish(key, true, error);
+        }
+        if (!isObservableInput(output)) return finish(key, false, output);
+        let last: ReconcileResult;
+        const subscription = from(output).subscribe({
+          next: (value) => (last = value),
+          error: (error) => finish(key, true, error),
+          complete: () => finish(key, false, last),
+        });
+        if (running.get(key) === slot) slot.subscription = subscription;
+      };
+
+      const pump = (): void => {
+        while (running.size < concurrency && queue.size > 0 && !subscriber.closed) {
+          const key = queue.values().next().value as string;
+          queue.delete(key);
+          dirty.delete(key);
+          start(key);
+        }
+        if (shuttingDown && queue.size === 0 && running.size === 0) subscriber.complete();
+      };
+
+      const source = keys.subscribe({
+        next: add,
+        error: (error) => subscriber.error(error),
+        complete: () => {
+          shuttingDown = true;
+          for (const { timer } of waiting.values()) timer.unsubscribe();
+          waiting.clear();
+          pump();
+        },
+      });
+
+      return () => {
+        source.unsubscribe();
+        for (const { timer } of waiting.values()) timer.unsubscribe();
+        waiting.clear();
+        for (const { abort, subscription } of running.values()) {
+          abort.abort(new Error('[informer] reconcile: unsubscribed'));
+          subscription?.unsubscribe();
+        }
+        running.clear();
+        queue.clear();
+        dirty.clear();
+      };
+    });
+}
+
+function isObservableInput(value: unknown): value is ObservableInput<ReconcileResult> {
+  if (value === null || typeof value !== 'object') return false;
+  const candidate = value as { then?: unknown; subscribe?: unknown; [Symbol.asyncIterator]?: unknown };
+  return typeof candidate.then === 'function' || typeof candidate.subscribe === 'function' || typeof candidate[Symbol.asyncIterator] === 'function';
+}

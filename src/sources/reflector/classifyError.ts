@@ -1,0 +1,45 @@
+import { KubeApiError } from '../kubeApiError.js';
+import { TransportError } from '../transportError.js';
+
+/** 410 Expired/Gone (client-go `isExpiredError`). */
+export function isExpired(error: unknown): boolean {
+  if (!(error instanceof KubeApiError)) return false;
+  if (error.reason === 'Expired' || error.reason === 'Gone') return true;
+  return error.code === 410 && !knownReason(error.reason);
+}
+
+/** "Too large resource version" (cause `ResourceVersionTooLarge`, or a Timeout with that message). */
+export function isTooLargeResourceVersion(error: unknown): boolean {
+  if (!(error instanceof KubeApiError)) return false;
+  if (error.status?.details?.causes?.some((cause) => cause.reason === 'ResourceVersionTooLarge')) return true;
+  if (error.reason === 'ResourceVersionTooLarge') return true;
+  const timeout = error.code === 504 || error.reason === 'Timeout';
+  return timeout && /too large resource version/i.test(error.status?.message ?? '');
+}
+
+/** 429, or connection refused: re-watch after backoff, no relist (R9). */
+export function isRetriableWatchError(error: unknown): boolean {
+  if (error instanceof KubeApiError) return error.code === 429 || error.reason === 'TooManyRequests';
+  return error instanceof TransportError && error.code === 'ECONNREFUSED';
+}
+
+/** 403 and 404: reported, retried slowly, or fatal on request. */
+export function isPermanent(error: unknown): boolean {
+  return error instanceof KubeApiError && (error.code === 403 || error.code === 404);
+}
+
+/** Milliseconds to wait as the server asked, if it did. */
+export function retryAfterMs(error: unknown): number | undefined {
+  if (error instanceof KubeApiError && error.retryAfterSeconds !== undefined) return error.retryAfterSeconds * 1000;
+  return undefined;
+}
+
+const knownReasons = new Set([
+  'Unauthorized', 'Forbidden', 'NotFound', 'AlreadyExists', 'Conflict', 'Invalid', 'Timeout',
+  'ServerTimeout', 'TooManyRequests', 'BadRequest', 'MethodNotAllowed', 'NotAcceptable',
+  'RequestEntityTooLarge', 'UnsupportedMediaType', 'InternalError', 'ServiceUnavailable',
+]);
+
+function knownReason(reason: string | undefined): boolean {
+  return reason !== undefined && knownReasons.has(reason);
+}

@@ -1,0 +1,66 @@
+import { Observable } from 'rxjs';
+import { listPhase } from './listPhase.js';
+import { createReflectorRuntime } from './reflectorRuntime.js';
+import { validateReflectorConfig } from './validateReflectorConfig.js';
+import { watchPhase } from './watchPhase.js';
+import type { KubeObject } from '../../store/kubeObject.js';
+import type { ListerWatcher } from '../listerWatcher.js';
+import type { RawEvent } from '../rawEvent.js';
+import type { ReflectorConfig } from './reflectorConfig.js';
+
+/**
+ * The client-go Reflector as a cold Observable over a {@link ListerWatcher}: list (paginated), then
+ * watch from the list's resourceVersion, forever, following rules R1–R11 of the design.
+ *
+ * Every list attempt starts with `LIST_START` (also the retry after a 410, and a streaming list), so
+ * downstream drops what it buffered. Transient faults never end the stream: they are reported on
+ * `onStatus` and retried with backoff. Unsubscribing (or aborting `signal`) aborts the in-flight
+ * request and clears every timer.
+ *
+ * ```text
+ * list:   --p1--p2|                       (pages; 410 on a continue page → one full list)
+ * watch:           -O-a--b--|  -O-c--     (clean close → re-watch from the last RV, no relist)
+ * result: S-P---P-D---a--b-------c--      (S LIST_START, P LIST_PAGE, D LIST_DONE)
+ * ```
+ *
+ * ## Example
+ * ```ts
+ * import { reflector } from 'rx-informer';
+ * reflector(myListerWatcher, { onStatus: (s) => console.log(s.type) }).subscribe((e) => console.log(e.type));
+ * // Logs: LISTING, LIST_START, LIST_PAGE, LISTING, LIST_DONE, WATCHING, ADDED, …
+ * ```
+ *
+ * @param listerWatcher The I/O seam: one list page, one watch.
+ * @param config Page size, streaming list, transform, backoff, watchdog, status callback, scheduler, signal.
+ * @returns A cold Observable of {@link RawEvent}s that errors only on a `transform`/`onStatus` throw or,
+ * with `fatalErrors: 'permanent'`, on 403/404; it completes when `signal` aborts.
+ * @see {@link listWatch} for the HTTP version.
+ */
+export function reflector<T = KubeObject>(
+  listerWatcher: ListerWatcher<T>,
+  config: ReflectorConfig<T> = {},
+): Observable<RawEvent<T>> {
+  validateReflectorConfig(config);
+  return new Observable<RawEvent<T>>((subscriber) => {
+    const rt = createReflectorRuntime(listerWatcher, config, subscriber);
+    rt.list = () => listPhase(rt);
+    rt.watch = (streaming) => watchPhase(rt, streaming);
+    const signal = config.signal;
+    if (signal?.aborted) {
+      subscriber.complete();
+      return undefined;
+    }
+    const onAbort = (): void => subscriber.complete();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      rt.cycle();
+    } catch (error) {
+      subscriber.error(error);
+    }
+    return () => {
+      signal?.removeEventListener('abort', onAbort);
+      rt.dispose();
+      listerWatcher.closeIdleConnections?.();
+    };
+  });
+}

@@ -1,0 +1,137 @@
+import test from 'ava';
+import { asyncScheduler, map, NEVER, of, throwError, timer } from 'rxjs';
+import { reconcile, type ReconcileOutcome } from '../../src/controller/reconcile.js';
+import { runMarbles } from '../../src/testing/marbles.js';
+
+/** A compact outcome: `a ok`, `a ok requeue 7`, `a err 1 retry 5`. */
+const view = (o: ReconcileOutcome) => (o.result === 'success' ? `${o.key} ok${o.requeueAfterMs !== undefined ? ` requeue ${o.requeueAfterMs}` : ''}` : `${o.key} err ${o.retries} retry ${o.retryAfterMs}`);
+
+test('empty completes, never stays open, a key-stream error passes through', (t) =>
+  runMarbles(t, ({ cold, expectObservable }) => {
+    const handler = () => undefined;
+    expectObservable(cold<string>('|').pipe(reconcile(handler))).toBe('|');
+    expectObservable(cold<string>('-').pipe(reconcile(handler))).toBe('-');
+    expectObservable(cold<string>('-#', undefined, new Error('keys')).pipe(reconcile(handler))).toBe('-#', undefined, new Error('keys'));
+  }));
+
+test('a key queued twice before it starts is handled once', (t) => {
+  const calls: string[] = [];
+  runMarbles(t, ({ cold, expectObservable }) => {
+    const handler = (key: string) => (calls.push(key), timer(2).pipe(map(() => undefined)));
+    // x keeps the only worker busy while a, b, a arrive: the second a finds a already queued.
+    expectObservable(cold('-(xaba)---|').pipe(reconcile(handler), map(view))).toBe('---x-y-z--|', { x: 'x ok', y: 'a ok', z: 'b ok' });
+  });
+  t.deepEqual(calls, ['x', 'a', 'b']);
+});
+
+test('a key is never handled concurrently with itself; added while handled, it runs again after', (t) => {
+  const starts: number[] = [];
+  runMarbles(t, ({ cold, expectObservable }) => {
+    const handler = () => (starts.push(asyncScheduler.now()), timer(3).pipe(map(() => undefined)));
+    expectObservable(cold('-a-a------|').pipe(reconcile(handler, { concurrency: 4 }), map(view))).toBe('----x--y--|', { x: 'a ok', y: 'a ok' });
+  });
+  t.deepEqual(starts, [1, 4]);
+});
+
+test('failures retry with per-key exponential backoff from 5 ms; success forgets the count', (t) => {
+  let failuresLeft = 3;
+  runMarbles(t, ({ cold, expectObservable }) => {
+    const handler = () => {
+      if (failuresLeft-- > 0) throw new Error('not yet');
+    };
+    // Fails at 1 (retry in 5), 6 (retry in 10), 16 (retry in 20), succeeds at 36; then a new failure starts again at 5.
+    expectObservable(cold('-a---------------------------------------------a').pipe(reconcile(handler), map(view)), '^---------------------------------------------------------!').toBe(
+      '-a----b---------c-------------------d----------e',
+      { a: 'a err 1 retry 5', b: 'a err 2 retry 10', c: 'a err 3 retry 20', d: 'a ok', e: 'a ok' },
+    );
+  });
+});
+
+test('a rejected or erroring handler result counts as a failure too', (t) =>
+  runMarbles(t, ({ cold, expectObservable }) => {
+    let calls = 0;
+    const handler = () => (calls++ === 0 ? throwError(() => new Error('bad')) : of(undefined));
+    expectObservable(cold('-a').pipe(reconcile(handler), map(view))).toBe('-x----y', { x: 'a err 1 retry 5', y: 'a ok' });
+  }));
+
+test('the overall token bucket spaces retries once the burst is spent', (t) =>
+  runMarbles(t, ({ cold, expectObservable }) => {
+    const handler = (key: string) => {
+      if (key !== 'ok') throw new Error('down');
+    };
+    // burst 2, 1 per second: the third failure at the same instant waits a whole second.
+    expectObservable(
+      cold('-(abc)').pipe(reconcile(handler, { retriesPerSecond: 1, retryBurst: 2, concurrency: 3 }), map(view)),
+      '^----!',
+    ).toBe('-(xyz)', { x: 'a err 1 retry 5', y: 'b err 1 retry 5', z: 'c err 1 retry 1000' });
+  }));
+
+test('the per-key delay is capped at maxDelayMs', (t) =>
+  runMarbles(t, ({ cold, expectObservable }) => {
+    const handler = () => {
+      throw new Error('always');
+    };
+    expectObservable(cold('-a').pipe(reconcile(handler, { baseDelayMs: 4, maxDelayMs: 6 }), map(view)), '^-------------------!').toBe('-a---b-----c-----d--', {
+      a: 'a err 1 retry 4',
+      b: 'a err 2 retry 6',
+      c: 'a err 3 retry 6',
+      d: 'a err 4 retry 6',
+    });
+  }));
+
+test('requeueAfterMs from the handler runs the key again later; the earlier of two delays wins', (t) =>
+  runMarbles(t, ({ cold, expectObservable }) => {
+    let runs = 0;
+    const handler = () => (runs++ === 0 ? { requeueAfterMs: 10 } : undefined);
+    expectObservable(cold('-a').pipe(reconcile(handler), map(view))).toBe('-x---------y', { x: 'a ok requeue 10', y: 'a ok' });
+  }));
+
+test('concurrency bounds the handlers running at once', (t) => {
+  let running = 0;
+  let peak = 0;
+  runMarbles(t, ({ cold, expectObservable }) => {
+    const handler = () => {
+      peak = Math.max(peak, ++running);
+      return timer(5).pipe(map(() => void running--));
+    };
+    expectObservable(cold('-(abc)').pipe(reconcile(handler, { concurrency: 2 }), map(view))).toBe('------(xy)-z', { x: 'a ok', y: 'b ok', z: 'c ok' });
+  });
+  t.is(peak, 2);
+});
+
+test('graceful shutdown: when keys complete, queued keys run, running handlers finish, pending retries are dropped', (t) =>
+  runMarbles(t, ({ cold, expectObservable }) => {
+    const handler = (key: string) => (key === 'bad' ? throwError(() => new Error('x')) : timer(4).pipe(map(() => undefined)));
+    const keys = cold('-(bk)l|', { b: 'bad', k: 'ok', l: 'later' });
+    expectObservable(keys.pipe(reconcile(handler, { baseDelayMs: 10 }), map(view))).toBe('-x---y---(z|)', { x: 'bad err 1 retry 10', y: 'ok ok', z: 'later ok' });
+  }));
+
+test('unsubscribing aborts running handlers and clears timers', (t) => {
+  const signals: AbortSignal[] = [];
+  runMarbles(t, ({ cold, expectObservable, expectSubscriptions }) => {
+    const keys = cold('-a-b---');
+    const handler = (_: string, { signal }: { signal: AbortSignal }) => (signals.push(signal), NEVER);
+    expectObservable(keys.pipe(reconcile(handler, { concurrency: 2 })), '^----!').toBe('------');
+    expectSubscriptions(keys.subscriptions).toBe('^----!');
+  });
+  t.is(signals.length, 2);
+  t.true(signals.every((s) => s.aborted));
+});
+
+test('handlers get the failure count so far', (t) => {
+  const seen: number[] = [];
+  runMarbles(t, ({ cold, expectObservable }) => {
+    const handler = (_: string, { retries }: { retries: number }) => {
+      seen.push(retries);
+      if (retries < 2) throw new Error('again');
+    };
+    expectObservable(cold('-a').pipe(reconcile(handler), map((o) => o.result)), '^---------------------!').toBe('-e----e---------s', { e: 'error', s: 'success' });
+  });
+  t.deepEqual(seen, [0, 1, 2]);
+});
+
+test('bad options are rejected at call time', (t) => {
+  t.throws(() => reconcile(() => undefined, { concurrency: 0 }), { instanceOf: TypeError, message: /concurrency/ });
+  t.throws(() => reconcile(() => undefined, { baseDelayMs: -1 }), { instanceOf: TypeError, message: /baseDelayMs/ });
+  t.throws(() => reconcile('nope' as never), { instanceOf: TypeError, message: /handler/ });
+});

@@ -1,0 +1,141 @@
+import test from 'ava';
+import { from, map, mergeMap, of, Subject, tap, timer } from 'rxjs';
+import { informer } from '../../src/informer/informer.js';
+import type { RawEvent } from '../../src/sources/rawEvent.js';
+import type { KubeObject } from '../../src/store/kubeObject.js';
+import { added, deleted, listEvents, modified } from '../../src/testing/events.js';
+import { marbleSource, runMarbles } from '../../src/testing/marbles.js';
+import { configMap } from '../../src/testing/objects.js';
+import { changeView, snapshotView } from '../helpers/views.js';
+
+const cm = (name: string, rv: string) => configMap(name, { namespace: 'ns', resourceVersion: rv });
+type E = RawEvent<KubeObject>;
+
+test('end to end on virtual time: list of 3, watch add/modify/delete, a relist missing one object; two subscribers, one upstream subscription', (t) =>
+  runMarbles(t, ({ cold, expectObservable, expectSubscriptions }) => {
+    const a1 = cm('a', '1'), b2 = cm('b', '2'), c3 = cm('c', '3');
+    const d4 = cm('d', '4'), a5 = cm('a', '5'), b6 = cm('b', '6');
+    const d7 = cm('d', '7');
+    const events = {
+      L: listEvents([a1, b2, c3], '3', { pageSize: 2 }),
+      x: added(d4),
+      y: modified(a5),
+      z: deleted(b6),
+      // The relist misses c (deleted while the watch was down) and shows d changed.
+      R: listEvents([a5, d7], '8'),
+    };
+    const source = cold<E | E[]>('-L------x--y--z--R------', events);
+    const raw = source.pipe(mergeMap((value) => (Array.isArray(value) ? from(value) : of(value))));
+    let upstreamSubscriptions = 0;
+    const inf = informer(raw.pipe(tap({ subscribe: () => upstreamSubscriptions++ })));
+
+    const snapshots = '-s------t--u--v--w------';
+    expectObservable(inf.snapshots$.pipe(map(snapshotView))).toBe(snapshots, {
+      s: { items: ['ns/a@1', 'ns/b@2', 'ns/c@3'], rv: '3', synced: true },
+      t: { items: ['ns/a@1', 'ns/b@2', 'ns/c@3', 'ns/d@4'], rv: '4', synced: true },
+      u: { items: ['ns/a@5', 'ns/b@2', 'ns/c@3', 'ns/d@4'], rv: '5', synced: true },
+      v: { items: ['ns/a@5', 'ns/c@3', 'ns/d@4'], rv: '6', synced: true },
+      w: { items: ['ns/a@5', 'ns/d@7'], rv: '8', synced: true },
+    });
+    expectObservable(inf.changes$.pipe(map(changeView))).toBe('-(abc)--x--y--z--(pqr)', {
+      a: 'add ns/a@1 initial',
+      b: 'add ns/b@2 initial',
+      c: 'add ns/c@3 initial',
+      x: 'add ns/d@4',
+      y: 'update ns/a@1->5',
+      z: 'delete ns/b@6',
+      p: 'update ns/a@5->5 sync',
+      q: 'update ns/d@4->7',
+      r: 'delete ns/c@tombstone(3)',
+    });
+    expectObservable(inf.synced$).toBe('fs----------------------', { f: false, s: true });
+    expectSubscriptions(source.subscriptions).toBe('^');
+    return () => t.is(upstreamSubscriptions, 1);
+  })());
+
+test('a late subscriber gets the current snapshot, not old notifications', (t) =>
+  runMarbles(t, ({ cold, expectObservable }) => {
+    const raw = marbleSource<E>(cold, '-L---x----', { L: listEvents([cm('a', '1')], '1'), x: added(cm('b', '2')) });
+    const inf = informer(raw);
+    expectObservable(inf.snapshots$.pipe(map((s) => s.size))).toBe('-1---2----', { 1: 1, 2: 2 });
+    expectObservable(inf.snapshots$.pipe(map((s) => s.size)), '---^------').toBe('---1-2----', { 1: 1, 2: 2 });
+    expectObservable(inf.changes$.pipe(map(changeView)), '---^------').toBe('-----x----', { x: 'add ns/b@2' });
+  }));
+
+test('refCount with a grace period: the source is kept for graceMs after the last subscriber, then torn down', (t) =>
+  runMarbles(t, ({ cold, expectObservable, expectSubscriptions }) => {
+    const source = cold<E>('-a-------', { a: added(cm('a', '1')) });
+    const inf = informer(source, { graceMs: 3 });
+    expectObservable(inf.changes$.pipe(map(changeView)), '^-!').toBe('-x-', { x: 'add ns/a@1 initial' });
+    expectObservable(inf.snapshots$.pipe(map((s) => s.size)), '----^--!').toBe('----1---', { 1: 1 });
+    expectSubscriptions(source.subscriptions).toBe('^---------!');
+  }));
+
+test('without a grace period the source is torn down with the last subscriber, and the cache is dropped', (t) => {
+  runMarbles(t, ({ cold, expectSubscriptions, expectObservable }) => {
+    const source = cold<E>('-a-------', { a: added(cm('a', '1')) });
+    const inf = informer(source);
+    expectObservable(inf.snapshots$.pipe(map((s) => s.size)), '^--!').toBe('-1--', { 1: 1 });
+    expectObservable(inf.snapshots$.pipe(map((s) => s.size)), '-----^--!').toBe('------1-', { 1: 1 });
+    expectSubscriptions(source.subscriptions).toBe(['^--!', '-----^--!']);
+  });
+});
+
+test('resync re-delivers cached objects as sync updates on virtual time without changing the snapshot', (t) =>
+  runMarbles(t, ({ cold, expectObservable }) => {
+    const raw = marbleSource<E>(cold, '-L--------', { L: listEvents([cm('a', '1')], '1') });
+    const inf = informer(raw, { resyncMs: 4 });
+    expectObservable(inf.changes$.pipe(map(changeView)), '^--------!').toBe('-a--s---s', { a: 'add ns/a@1 initial', s: 'update ns/a@1->1 sync' });
+    expectObservable(inf.snapshots$.pipe(map((s) => s.size)), '^--------!').toBe('-1-------', { 1: 1 });
+  }));
+
+test('options are checked at call time', (t) => {
+  t.throws(() => informer(new Subject<E>(), { graceMs: -5 }), { instanceOf: TypeError, message: /graceMs/ });
+  t.throws(() => informer(new Subject<E>(), { resyncMs: -1 }), { instanceOf: TypeError, message: /periodMs/ });
+});
+
+// The README's "Testing your own pipelines" snippet, verbatim.
+test('my controller sees the add', (t) =>
+  runMarbles(t, ({ cold, expectObservable }) => {
+    const source = marbleSource(cold, '-L--a-', { L: listEvents([configMap('x')], '1'), a: added(configMap('y')) });
+    expectObservable(informer(source).changes$.pipe(map((c) => c.key))).toBe('-x--y-', { x: 'default/x', y: 'default/y' });
+  }));
+
+test('R23/R24: sync updates reach each handler only when its own resync period is due', (t) => {
+  const log: string[] = [];
+  runMarbles(t, ({ cold, expectObservable }) => {
+    const raw = marbleSource<E>(cold, '-L', { L: listEvents([cm('a', '1')], '1') });
+    const inf = informer(raw, { resyncMs: 1000 });
+    const record = (name: string) => ({
+      onAdd: () => log.push(`${name} add`),
+      onUpdate: (o: KubeObject, n: KubeObject) => log.push(`${name} ${o === n ? 'sync' : 'update'}`),
+    });
+    const subs = [
+      inf.addHandler(record('default')),
+      inf.addHandler(record('slow'), { resyncMs: 3000 }),
+      inf.addHandler(record('never'), { resyncMs: 0 }),
+      inf.addHandler(record('fast'), { resyncMs: 10 }),
+    ];
+    // Run for 6.5 s of virtual time, then remove the handlers (which stops the timer).
+    timer(6500).subscribe(() => subs.forEach((s) => s.unsubscribe()));
+    expectObservable(inf.synced$, '^ 6500ms !').toBe('ft', { f: false, t: true });
+  });
+  const count = (prefix: string) => log.filter((line) => line.startsWith(prefix)).length;
+  t.is(count('default sync'), 6, 'every 1 s');
+  t.is(count('slow sync'), 2, 'at 3 s and 6 s');
+  t.is(count('never sync'), 0);
+  t.is(count('fast sync'), 6, '10 ms is raised to the 1 s check period');
+  t.is(count('default add') + count('slow add') + count('never add') + count('fast add'), 4);
+});
+
+test('R23: without a resync timer every handler gets the sync updates of a relist', (t) => {
+  const log: string[] = [];
+  runMarbles(t, ({ cold, expectObservable }) => {
+    const raw = marbleSource<E>(cold, '-L-R', { L: listEvents([cm('a', '1')], '1'), R: listEvents([cm('a', '1')], '2') });
+    const inf = informer(raw);
+    inf.addHandler({ onUpdate: (o, n) => log.push(`one ${o.metadata?.resourceVersion}->${n.metadata?.resourceVersion}`) });
+    inf.addHandler({ onUpdate: (o, n) => log.push(`two ${o.metadata?.resourceVersion}->${n.metadata?.resourceVersion}`) }, { resyncMs: 5000 });
+    expectObservable(inf.synced$, '^---!').toBe('ft', { f: false, t: true });
+  });
+  t.deepEqual(log, ['one 1->1', 'two 1->1']);
+});

@@ -1,0 +1,123 @@
+import test from 'ava';
+import { lastValueFrom, toArray } from 'rxjs';
+import { informerFactory } from '../../src/informer/informerFactory.js';
+import type { ListWatchStatus } from '../../src/sources/reflector/listWatchStatus.js';
+import { stripManagedFields } from '../../src/sources/stripManagedFields.js';
+import { byNamespace } from '../../src/store/indexFunc.js';
+import { createTestApiServer, type TestApiServer } from '../../src/testServer/index.js';
+
+const fast = { backoff: { initialDelay: 10, maxDelay: 40 } } as const;
+const configMaps = { version: 'v1', plural: 'configmaps' } as const;
+
+async function withServer(run: (server: TestApiServer) => Promise<void>): Promise<void> {
+  const server = await createTestApiServer();
+  try {
+    for (let i = 0; i < 5; i++) server.create('configmaps', { metadata: { name: `cm-${i}`, namespace: i % 2 ? 'odd' : 'even', labels: { parity: i % 2 ? 'odd' : 'even' } } });
+    server.create('pods', { metadata: { name: 'p', namespace: 'even' }, spec: { containers: [{ name: 'c', image: 'i' }] } });
+    await run(server);
+  } finally {
+    await server.close();
+  }
+}
+
+const until = async (condition: () => boolean, what: string): Promise<void> => {
+  const deadline = Date.now() + 5000;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+};
+
+test('one shared informer per identity; different selectors, namespaces or transforms are different informers', (t) =>
+  withServer(async (server) => {
+    const factory = informerFactory(server.kubeConfig, fast);
+    try {
+      const a = factory.informer(configMaps, { indexers: { namespace: byNamespace } });
+      t.is(factory.informer(configMaps), a, 'same identity, no indexers asked: the same informer');
+      t.is(factory.informer(configMaps, { indexers: { namespace: byNamespace } }), a);
+      t.not(factory.informer(configMaps, { labelSelector: 'parity=odd' }), a);
+      t.not(factory.informer({ ...configMaps, namespace: 'odd' }), a);
+      t.not(factory.informer(configMaps, { transform: stripManagedFields }), a);
+      t.is(factory.informer(configMaps, { transform: stripManagedFields }), factory.informer(configMaps, { transform: stripManagedFields }));
+      t.not(factory.informer(configMaps, { metadataOnly: true }), a);
+      const error = t.throws(() => factory.informer(configMaps, { indexers: { parity: () => [] } }), { instanceOf: TypeError });
+      t.regex(error!.message, /created without the index\(es\) parity/);
+      t.is(factory.informers.length, 5);
+    } finally {
+      factory.dispose();
+    }
+  }));
+
+test('whenAllSynced: every informer lists through one watch each; snapshots match the server; informers keep running', (t) =>
+  withServer(async (server) => {
+    const factory = informerFactory(server.kubeConfig, fast);
+    try {
+      const all = factory.informer(configMaps, { indexers: { namespace: byNamespace } });
+      const odd = factory.informer(configMaps, { labelSelector: 'parity=odd' });
+      const pods = factory.informer({ apiVersion: 'v1', kind: 'Pod' });
+      await factory.whenAllSynced();
+      t.is(all.snapshot.size, 5);
+      t.deepEqual([...all.snapshot.indexKeys('namespace', 'odd')], ['odd/cm-1', 'odd/cm-3']);
+      t.is(odd.snapshot.size, 2);
+      t.is(pods.snapshot.size, 1);
+      await until(() => server.openWatchCount === 3, 'three watches');
+      server.create('configmaps', { metadata: { name: 'late', namespace: 'odd', labels: { parity: 'odd' } } });
+      await until(() => all.snapshot.size === 6 && odd.snapshot.size === 3, 'the late object in both informers');
+      const lists = server.requests.filter((r) => r.verb === 'list').length;
+      t.is(lists, 3, 'one LIST per informer, however many times they were asked for');
+    } finally {
+      factory.dispose();
+    }
+  }));
+
+test('status$ and metrics tell what each informer is doing', (t) =>
+  withServer(async (server) => {
+    const factory = informerFactory(server.kubeConfig, fast);
+    try {
+      const cms = factory.informer(configMaps);
+      const statuses: ListWatchStatus['type'][] = [];
+      cms.status$.subscribe((s) => statuses.push(s.type));
+      await factory.whenAllSynced();
+      server.patch('configmaps', 'even', 'cm-0', { data: { x: '1' } });
+      server.delete('configmaps', 'odd', 'cm-1');
+      await until(() => cms.metrics().notifications.delete === 1, 'the delete');
+      // Events the watch never sees, then compaction: the re-watch gets 410 and the informer relists.
+      server.create('configmaps', { metadata: { name: 'hidden', namespace: 'even' } }, { broadcast: false });
+      server.compact();
+      server.closeWatches();
+      await until(() => cms.snapshot.has('even/hidden'), 'the relist');
+      const m = cms.metrics();
+      t.true(m.synced);
+      t.is(m.objects, 5);
+      t.is(m.lists, 2);
+      t.is(m.relists, 1);
+      t.deepEqual(m.relistReasons, { expired: 1 });
+      t.true(m.watches >= 2);
+      t.is(m.watchRestarts, m.watches - 1);
+      t.is(m.events.modified, 1);
+      t.is(m.events.deleted, 1);
+      t.is(m.notifications.add, 6);
+      t.is(m.notifications.update, 1);
+      t.true(m.notifications.sync >= 3, 'the relist re-delivered unchanged objects as sync updates');
+      t.true(m.syncDurationMs !== undefined && m.syncDurationMs >= 0);
+      t.true(m.lastEventAgeMs !== undefined && m.lastEventAgeMs >= 0);
+      t.true(statuses.includes('WATCHING') && statuses.includes('RELISTING'));
+    } finally {
+      factory.dispose();
+    }
+  }));
+
+test('dispose stops every watch, completes every stream, and the factory refuses new informers', (t) =>
+  withServer(async (server) => {
+    const factory = informerFactory(server.kubeConfig, fast);
+    const cms = factory.informer(configMaps);
+    const pods = factory.informer({ version: 'v1', plural: 'pods' });
+    const ended = lastValueFrom(cms.changes$.pipe(toArray()));
+    await factory.whenAllSynced();
+    await until(() => server.openWatchCount === 2, 'two watches');
+    factory.dispose();
+    t.is((await ended).length, 5, 'changes$ completed after delivering the initial adds');
+    await until(() => server.openWatchCount === 0, 'no watch left');
+    t.is(pods.snapshot.size, 0);
+    t.throws(() => factory.informer(configMaps), { instanceOf: TypeError, message: /after dispose/ });
+  }));
