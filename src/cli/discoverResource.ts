@@ -3,7 +3,7 @@ import type { Observable } from 'rxjs';
 import { httpGet } from '../sources/http/httpGet.js';
 import { readJson } from '../sources/http/readJson.js';
 import { createRequestContext, type RequestContext } from '../sources/http/requestContext.js';
-import { KubeApiError } from '../sources/kubeApiError.js';
+import { KubeApiError } from '../errors.js';
 import { CliError } from './cliError.js';
 
 /** A resource found through discovery, with what the CLI needs to list and show it. */

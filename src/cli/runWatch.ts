@@ -1,7 +1,7 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { Subscription } from 'rxjs';
 import { informer } from '../informer/informer.js';
-import { KubeApiError } from '../sources/kubeApiError.js';
+import { KubeApiError } from '../errors.js';
 import { listWatch } from '../sources/listWatch.js';
 import { stripManagedFields } from '../sources/stripManagedFields.js';
 import type { Indexers } from '../store/indexFunc.js';

@@ -19,12 +19,12 @@ import {
   type Subscription,
 } from 'rxjs';
 import type { BufferByKeyConfig } from '../operators/bufferByKey.js';
-import type { InvalidObjectError } from '../operators/toDeltas.js';
 import { toStore } from './toStore.js';
 import type { RawEvent } from '../sources/rawEvent.js';
 import type { StoreUpdate } from '../store/applyBatch.js';
 import type { Tombstone } from '../store/delta.js';
-import { IndexFuncError, type Indexers } from '../store/indexFunc.js';
+import { type Indexers } from '../store/indexFunc.js';
+import { handlerError, hookError, type InformerError } from '../errors.js';
 import type { KeyFunc } from '../store/keyFunc.js';
 import type { KubeObject } from '../store/kubeObject.js';
 import type { Notification } from '../store/notification.js';
@@ -69,31 +69,7 @@ export interface HandlerOptions {
   readonly resyncMs?: number;
 }
 
-/** A handler registered with {@link Informer.addHandler} threw; the informer and other handlers go on. */
-export class HandlerError extends Error {
-  override readonly name = 'HandlerError';
-  constructor(
-    readonly notification: Notification<unknown>,
-    options: { cause: unknown },
-  ) {
-    const reason = options.cause instanceof Error ? options.cause.message : String(options.cause);
-    super(`[informer] ${notification.type} handler threw for ${notification.key}: ${reason}`, options);
-  }
-}
 
-/** An informer hook (such as `onUpdate`) threw; the informer goes on. */
-export class HookError extends Error {
-  override readonly name = 'HookError';
-  constructor(
-    readonly hook: string,
-    options: { cause: unknown },
-  ) {
-    super(`[informer] ${hook} threw: ${options.cause instanceof Error ? options.cause.message : String(options.cause)}`, options);
-  }
-}
-
-/** A problem the informer reported and survived. */
-export type InformerError = InvalidObjectError | IndexFuncError | HandlerError | HookError;
 
 /**
  * A shared, cached view of one collection. Every stream shares one subscription to the source.
@@ -198,7 +174,7 @@ export function informer<T extends KubeObject>(source$: Observable<RawEvent<T>>,
           try {
             onUpdate(update);
           } catch (cause) {
-            errors.next(new HookError('onUpdate', { cause }));
+            errors.next(hookError('onUpdate', cause));
           }
         }
       }),
@@ -242,7 +218,7 @@ export function informer<T extends KubeObject>(source$: Observable<RawEvent<T>>,
         try {
           dispatch(handler, notification);
         } catch (cause) {
-          errors.next(new HandlerError(notification, { cause }));
+          errors.next(handlerError(notification, cause));
         }
       };
       return defer(() => {

@@ -11,14 +11,15 @@ import { emptySnapshot, type Snapshot } from '../store/snapshot.js';
 import { batchClosing, type BufferByKeyConfig } from '../operators/bufferByKey.js';
 import { indexNamesOf } from '../operators/indexReducer.js';
 import { resyncEnabled } from '../operators/resync.js';
-import { InvalidObjectError, objectKeying } from '../operators/toDeltas.js';
+import { objectKeying } from '../operators/toDeltas.js';
+import { invalidObjectError, type InformerError } from '../errors.js';
 
 /** Options of {@link toStore}: those of the operators it fuses. */
 export interface ToStoreConfig<T extends KubeObject> {
   /** As in {@link toDeltas}. */
   readonly keyFunc?: KeyFunc<T>;
   /** As in {@link toDeltas}; without it an object that cannot be keyed errors the stream. */
-  readonly onInvalidObject?: (error: InvalidObjectError) => void;
+  readonly onInvalidObject?: (error: InformerError) => void;
   /** As in {@link bufferByKey}. */
   readonly buffer?: BufferByKeyConfig;
   /** As in {@link resync}: period in ms; `0` or `Infinity` disables. */
@@ -70,7 +71,7 @@ export function toStore<T extends KubeObject>(config: ToStoreConfig<T> = {}): Op
       // The list in progress: key → latest object (first position), frozen; and the objects that
       // could not be keyed, reported when the list completes (as toDeltas does).
       let listing: Map<string, T> | null = null;
-      let listErrors: InvalidObjectError[] = [];
+      let listErrors: InformerError[] = [];
       // The open batch, as bufferByKey + dedupDeltas would hold it. A list applied to an empty
       // store with nothing else pending is kept as its map (`pendingList`) until anything else is
       // appended; flushed alone, it takes the fast path (the initial sync).
@@ -159,7 +160,7 @@ export function toStore<T extends KubeObject>(config: ToStoreConfig<T> = {}): Op
           try {
             key = keyFunc(object);
           } catch (cause) {
-            listErrors.push(new InvalidObjectError('LIST_DONE', { cause }));
+            listErrors.push(invalidObjectError('LIST_DONE', cause));
             continue;
           }
           into.set(key, deepFreeze(object));

@@ -3,6 +3,7 @@ import type { RawEvent } from '../sources/rawEvent.js';
 import { tombstone, type Delta, type DeltaEvent } from '../store/delta.js';
 import { metaNamespaceKey, type KeyFunc } from '../store/keyFunc.js';
 import type { KubeObject } from '../store/kubeObject.js';
+import { invalidObjectError, type InformerError } from '../errors.js';
 
 /** Options of {@link toDeltas}. */
 export interface ToDeltasConfig<T> {
@@ -12,24 +13,13 @@ export interface ToDeltasConfig<T> {
    * Called with the error when an object cannot be keyed (for example it has no name); the object
    * is skipped and the stream goes on. Without it, such an object errors the stream.
    */
-  readonly onInvalidObject?: (error: InvalidObjectError) => void;
+  readonly onInvalidObject?: (error: InformerError) => void;
 }
 
-/** An event carried an object the key function rejected; it was not applied. */
-export class InvalidObjectError extends Error {
-  override readonly name = 'InvalidObjectError';
-  constructor(
-    readonly eventType: string,
-    options: { cause: unknown },
-  ) {
-    const reason = options.cause instanceof Error ? options.cause.message : String(options.cause);
-    super(`[informer] skipped the object of a ${eventType} event: ${reason.replace(/^\[informer\] /, '')}`, options);
-  }
-}
 
 /**
  * @internal The key of an object as toDeltas takes it (shared with toStore): `undefined` when the
- * key function throws and `onInvalidObject` took the {@link InvalidObjectError}; without it, the
+ * key function throws and `onInvalidObject` took the {@link InformerError} (reason `invalidObject`); without it, the
  * error is thrown.
  */
 export function objectKeying<T extends KubeObject>(config: ToDeltasConfig<T>): (eventType: string, object: T) => string | undefined {
@@ -40,7 +30,7 @@ export function objectKeying<T extends KubeObject>(config: ToDeltasConfig<T>): (
     try {
       return keyFunc(object);
     } catch (cause) {
-      const error = new InvalidObjectError(eventType, { cause });
+      const error = invalidObjectError(eventType, cause);
       if (onInvalidObject === undefined) throw error;
       onInvalidObject(error);
       return undefined;

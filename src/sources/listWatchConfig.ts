@@ -14,6 +14,6 @@ export interface ListWatchConfig<T> extends ReflectorConfig<T> {
    * the `Accept` header. Objects then have `kind: PartialObjectMetadata`, `apiVersion: meta.k8s.io/v1`.
    */
   readonly metadataOnly?: boolean;
-  /** Longest watch event line accepted, in bytes. Default 16 MiB. Longer → {@link WatchLineTooLongError}, relist. */
+  /** Longest watch event line accepted, in bytes. Default 16 MiB. Longer → {@link TransportError} (`lineTooLong`), relist. */
   readonly maxLineBytes?: number;
 }

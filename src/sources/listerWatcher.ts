@@ -1,5 +1,5 @@
 import type { Observable } from 'rxjs';
-import type { KubeStatus } from './kubeApiError.js';
+import type { KubeStatus } from '../errors.js';
 
 /**
  * The I/O seam of {@link reflector}: one LIST page and one WATCH, each as a cold Observable.
@@ -9,8 +9,8 @@ import type { KubeStatus } from './kubeApiError.js';
  * `cold()` marbles (client-go's `ListerWatcher` + `FakeControllerSource`).
  *
  * Errors are signalled as Observable errors: {@link KubeApiError} for an HTTP error status or a
- * watch `ERROR` event, {@link TransportError} for the network, {@link MalformedWatchLineError} /
- * {@link WatchLineTooLongError} for a bad stream.
+ * watch `ERROR` event, {@link TransportError} for the network and for a stream that cannot be read
+ * (its `reason` says which).
  */
 export interface ListerWatcher<T> {
   /** One LIST request: emits exactly one {@link ListResponse}, then completes. Unsubscribing aborts it. */

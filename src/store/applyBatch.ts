@@ -3,7 +3,8 @@ import { deepFreeze } from './internal/deepFreeze.js';
 import { editTrie, emptyTrie, type HashTrie, type TrieEditor } from './internal/hashTrie.js';
 import { adoptVersionedMap, editVersionedMap, type VersionedMap } from './internal/versionedMap.js';
 import type { Delta, DeltaBatch } from './delta.js';
-import { IndexFuncError, type IndexFunc, type Indexers } from './indexFunc.js';
+import { type IndexFunc, type Indexers } from './indexFunc.js';
+import { indexFuncError, type InformerError } from '../errors.js';
 import type { KubeObject } from './kubeObject.js';
 import type { Notification } from './notification.js';
 import { resourceVersionOf } from './resourceVersionOf.js';
@@ -16,12 +17,12 @@ export interface StoreUpdate<T extends KubeObject = KubeObject> {
   /** One notification per applied delta, in batch order; each is contained in `snapshot`. */
   readonly changes: readonly Notification<T>[];
   /** Index functions that failed while applying the batch (the store kept working). */
-  readonly errors: readonly IndexFuncError[];
+  readonly errors: readonly InformerError[];
   /** Set when the batch came from a resync timer (its updates are the periodic re-deliveries). */
   readonly resync?: true;
 }
 
-const NO_ERRORS: readonly IndexFuncError[] = Object.freeze([]);
+const NO_ERRORS: readonly InformerError[] = Object.freeze([]);
 
 /**
  * Applies a batch of deltas to a snapshot: the store transition of the informer (client-go's
@@ -47,7 +48,7 @@ export function applyBatch<T extends KubeObject>(snapshot: Snapshot<T>, batch: D
   const items = editVersionedMap(state.items);
   const indexes = state.indexNames.map((name, position) => indexWriter(state.indexes[position]!, name, indexers[name]!));
   const changes: Notification<T>[] = [];
-  const errors: IndexFuncError[] = [];
+  const errors: InformerError[] = [];
 
   for (const [key, deltas] of batch.deltas) {
     for (const delta of deltas) applyDelta(key, delta);
@@ -81,7 +82,7 @@ function storeUpdate<T extends KubeObject>(
   nextItems: VersionedMap<T>,
   indexes: readonly IndexWriter<T>[],
   changes: Notification<T>[],
-  errors: IndexFuncError[],
+  errors: InformerError[],
   batch: Pick<DeltaBatch<T>, 'resourceVersion' | 'listed' | 'resync'>,
 ): StoreUpdate<T> {
   const committed = indexes.map((index) => index.commit());
@@ -116,7 +117,7 @@ export function applyListToEmpty<T extends KubeObject>(snapshot: Snapshot<T>, it
   const isInInitialList = !state.synced;
   const indexes = state.indexNames.map((name, position) => indexWriter(state.indexes[position]!, name, indexers[name]!));
   const changes: Notification<T>[] = new Array(items.size);
-  const errors: IndexFuncError[] = [];
+  const errors: InformerError[] = [];
   let i = 0;
   for (const [key, object] of items) {
     deepFreeze(object);
@@ -127,7 +128,7 @@ export function applyListToEmpty<T extends KubeObject>(snapshot: Snapshot<T>, it
 }
 
 interface IndexWriter<T> {
-  update(key: string, old: T | undefined, next: T | undefined, errors: IndexFuncError[]): void;
+  update(key: string, old: T | undefined, next: T | undefined, errors: InformerError[]): void;
   commit(): HashTrie<HashTrie<true>>;
 }
 
@@ -135,7 +136,7 @@ function indexWriter<T>(index: HashTrie<HashTrie<true>>, name: string, indexFunc
   const values = editTrie(index);
   const sets = new Map<string, TrieEditor<true>>();
 
-  const valuesOf = (key: string, object: T | undefined, errors: IndexFuncError[] | undefined): readonly string[] => {
+  const valuesOf = (key: string, object: T | undefined, errors: InformerError[] | undefined): readonly string[] => {
     if (object === undefined) return [];
     try {
       const result = indexFunc(object);
@@ -144,7 +145,7 @@ function indexWriter<T>(index: HashTrie<HashTrie<true>>, name: string, indexFunc
       }
       return result;
     } catch (cause) {
-      errors?.push(new IndexFuncError(name, key, { cause }));
+      errors?.push(indexFuncError(name, key, cause));
       return [];
     }
   };

@@ -8,28 +8,7 @@ export type IndexFunc<T> = (object: T) => readonly string[];
 /** Named index functions. Names are the ones passed to `byIndex`, `indexKeys` and `indexValues`. */
 export type Indexers<T> = Readonly<Record<string, IndexFunc<T>>>;
 
-/** An index function threw, or returned something other than an array of strings. */
-export class IndexFuncError extends Error {
-  override readonly name = 'IndexFuncError';
-  constructor(
-    readonly indexName: string,
-    readonly key: string,
-    options: { cause: unknown },
-  ) {
-    super(`[informer] index function "${indexName}" failed for ${key}: ${messageOf(options.cause)}; the object is left out of that index`, options);
-  }
-}
 
-/** Thrown by snapshot index queries for an index that was not configured. */
-export class UnknownIndexError extends Error {
-  override readonly name = 'UnknownIndexError';
-  constructor(
-    readonly indexName: string,
-    known: readonly string[],
-  ) {
-    super(`[informer] index "${indexName}" does not exist${known.length ? ` (known: ${known.join(', ')})` : ' (no indexers configured)'}`);
-  }
-}
 
 /** Indexes objects by `metadata.namespace` (cluster-scoped objects are left out). */
 export function byNamespace(object: { readonly metadata?: { readonly namespace?: string } }): readonly string[] {
@@ -45,6 +24,3 @@ export function byLabel(label: string): IndexFunc<{ readonly metadata?: { readon
   };
 }
 
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}

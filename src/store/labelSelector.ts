@@ -1,4 +1,4 @@
-import type { KubeObject } from './kubeObject.js';
+import { LabelSelectorError } from '../errors.js';
 
 /** One requirement of a label selector, as `metav1.LabelSelectorRequirement` plus the equality forms. */
 export interface LabelRequirement {
@@ -18,27 +18,30 @@ export interface LabelSelectorSpec {
   readonly matchExpressions?: readonly LabelRequirement[];
 }
 
-/**
- * Thrown by {@link parseLabelSelector} for selector text that is not valid, naming the offending part.
- */
-export class LabelSelectorError extends Error {
-  override readonly name = 'LabelSelectorError';
-  constructor(readonly selector: string, reason: string) {
-    super(`[informer] invalid label selector ${JSON.stringify(selector)}: ${reason}`);
-  }
-}
 
 const KEY = /^([a-z0-9]([-a-z0-9.]*[a-z0-9])?\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
 const VALUE = /^([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)?$/;
 
 /**
- * Parses label selector text as `kubectl -l` and the API server accept it:
- * `a=b`, `a==b`, `a!=b`, `a in (x,y)`, `a notin (x,y)`, `a` (exists), `!a` (does not exist),
- * `a>1`, `a<1` (integer comparisons), joined by commas.
+ * Parses a label selector: text as `kubectl -l` and the API server accept it — `a=b`, `a==b`,
+ * `a!=b`, `a in (x,y)`, `a notin (x,y)`, `a` (exists), `!a` (does not exist), `a>1`, `a<1` (integer
+ * comparisons), joined by commas — or the structured form found in objects (`metav1.LabelSelector`:
+ * `matchLabels` and `matchExpressions`).
  *
- * @throws {LabelSelectorError} naming the requirement that could not be parsed.
+ * ## Example
+ * ```ts
+ * import { matchesLabels, parseLabelSelector } from 'rx-informer';
+ * const web = parseLabelSelector('app=web,tier in (frontend,edge)');
+ * matchesLabels(web, { app: 'web', tier: 'edge' }); // true
+ * matchesLabels(parseLabelSelector({ matchLabels: { app: 'db' } }), { app: 'web' }); // false
+ * ```
+ *
+ * @param selector selector text, or a `{ matchLabels, matchExpressions }` spec.
+ * @throws {LabelSelectorError} naming the requirement that could not be parsed, an unknown operator or missing values.
  */
-export function parseLabelSelector(text: string): LabelSelector {
+export function parseLabelSelector(selector: string | LabelSelectorSpec): LabelSelector {
+  if (typeof selector !== 'string') return fromSpec(selector);
+  const text = selector;
   const requirements: LabelRequirement[] = [];
   for (const raw of splitTopLevel(text, text)) {
     const part = raw.trim();
@@ -102,12 +105,8 @@ function requirement(selector: string, key: string, operator: LabelRequirement['
   return Object.freeze({ key, operator, values: Object.freeze(values) });
 }
 
-/**
- * Builds a selector from its structured form (`matchLabels` + `matchExpressions`).
- *
- * @throws {LabelSelectorError} for an unknown operator or missing values.
- */
-export function labelSelectorFromSpec(spec: LabelSelectorSpec): LabelSelector {
+/** The selector of a structured spec (`matchLabels` + `matchExpressions`). */
+function fromSpec(spec: LabelSelectorSpec): LabelSelector {
   const requirements: LabelRequirement[] = [];
   for (const [key, value] of Object.entries(spec.matchLabels ?? {})) requirements.push({ key, operator: 'In', values: [value] });
   for (const expression of spec.matchExpressions ?? []) {
@@ -151,9 +150,4 @@ export function matchesLabels(selector: LabelSelector, labels: Readonly<Record<s
     }
   }
   return true;
-}
-
-/** Whether `object`'s labels satisfy `selector`. */
-export function matchesSelector(selector: LabelSelector, object: KubeObject): boolean {
-  return matchesLabels(selector, object.metadata?.labels);
 }

@@ -1,7 +1,7 @@
 import { immerable } from 'immer';
 import { emptyTrie, trieForEach, trieGet, type HashTrie } from './internal/hashTrie.js';
 import { emptyVersionedMap, versionedContents, versionedGet, versionedSize, type VersionedMap } from './internal/versionedMap.js';
-import { UnknownIndexError } from './indexFunc.js';
+import { UnknownIndexError } from '../errors.js';
 import { objectKey } from './keyFunc.js';
 import type { KubeObject } from './kubeObject.js';
 import { matchesLabels, parseLabelSelector, type LabelSelector } from './labelSelector.js';

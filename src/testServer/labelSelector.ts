@@ -1,4 +1,5 @@
-import { LabelSelectorError, matchesLabels, parseLabelSelector as parseStoreSelector, type LabelSelector } from '../store/labelSelector.js';
+import { matchesLabels, parseLabelSelector as parseStoreSelector, type LabelSelector } from '../store/labelSelector.js';
+import { LabelSelectorError } from '../errors.js';
 
 /** A parsed selector: true when an object's labels (or fields) satisfy every requirement. */
 export type SelectorMatcher = (values: Readonly<Record<string, string>> | undefined) => boolean;

@@ -1,7 +1,7 @@
 import test from 'ava';
 import { CliError } from '../../src/cli/cliError.js';
 import { discoverResource, splitResourceText } from '../../src/cli/discoverResource.js';
-import { KubeApiError } from '../../src/sources/kubeApiError.js';
+import { KubeApiError } from '../../src/errors.js';
 import { createTestApiServer, type TestApiServer } from '../../src/testServer/index.js';
 
 let server: TestApiServer;

@@ -2,7 +2,8 @@
 // file's tests concurrently, and real asap flushes must not interleave with a TestScheduler run.
 import test from 'ava';
 import { Subject } from 'rxjs';
-import { HandlerError, informer, type InformerError } from '../../src/informer/informer.js';
+import { informer } from '../../src/informer/informer.js';
+import { InformerError } from '../../src/errors.js';
 import type { RawEvent } from '../../src/sources/rawEvent.js';
 import { byNamespace } from '../../src/store/indexFunc.js';
 import type { KubeObject } from '../../src/store/kubeObject.js';
@@ -43,7 +44,7 @@ test('handlers: live callbacks, late replay as add(obj, true), a throwing handle
   t.deepEqual(early, ['add a true', 'add b true', 'update 1->3', 'delete b', 'add c false']);
   t.deepEqual(late, ['add a true', 'add c false']);
   t.is(errors.length, 1);
-  t.true(errors[0] instanceof HandlerError);
+  t.true(errors[0] instanceof InformerError && errors[0].reason === 'handler');
   t.is(errors[0]!.message, '[informer] update handler threw for ns/a: handler bug');
   for (const s of [keep, throwing, lateSub]) s.unsubscribe();
 });
@@ -60,7 +61,7 @@ test('bad objects are reported on errors$, skipped, and the cache keeps what it 
   await new Promise((resolve) => setTimeout(resolve, 1));
   t.deepEqual(snapshotView(inf.snapshot), { items: ['ns/a@1', 'ns/b@3'], rv: '3', synced: true });
   t.is(errors.length, 1);
-  t.is(errors[0]!.name, 'InvalidObjectError');
+  t.is(errors[0]!.reason, 'invalidObject');
   t.regex(errors[0]!.message, /object has no metadata\.name/);
   sub.unsubscribe();
 });
@@ -85,7 +86,7 @@ test('a failing index function is reported and the informer goes on', async (t) 
   t.is(inf.snapshot.size, 2);
   t.deepEqual(inf.snapshot.indexKeys('fragile', 'ok'), ['ns/a']);
   t.deepEqual(inf.snapshot.indexKeys('namespace', 'ns'), ['ns/a', 'ns/boom']);
-  t.deepEqual(errors.map((e) => e.name), ['IndexFuncError']);
+  t.deepEqual(errors.map((e) => e.reason), ['indexFunc']);
   sub.unsubscribe();
 });
 

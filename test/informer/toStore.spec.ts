@@ -12,7 +12,7 @@ import {
   resync,
   toDeltas,
   type Indexers,
-  type InvalidObjectError,
+  type InformerError,
   type KubeObject,
   type Notification,
   type RawEvent,
@@ -154,7 +154,7 @@ test('property: toStore emits what toDeltas → bufferByKey → dedupDeltas → 
         return out;
       };
       const idx = config.indexed ? indexers : {};
-      const onInvalid = (errors: string[]) => (e: InvalidObjectError) => {
+      const onInvalid = (errors: string[]) => (e: InformerError) => {
         errors.push(e.message);
         // (Only with a window: an error mid-burst cancels a virtual asap action in the same frame,
         // which trips TestScheduler's run mode itself.)
@@ -191,7 +191,7 @@ test('without onInvalidObject, an unkeyable listed object errors the stream at L
     source.next({ type: 'LIST_PAGE', items: [{ metadata: { resourceVersion: '1' } } as Obj], page: 1, itemsSoFar: 1 });
     t.is(errors.length, 0, 'nothing reported before the list is done');
     source.next({ type: 'LIST_DONE', resourceVersion: '1' });
-    t.is(errors[0]?.name, 'InvalidObjectError');
+    t.is((errors[0] as InformerError | undefined)?.reason, 'invalidObject');
     t.regex(errors[0]?.message ?? '', /LIST_DONE event: .*no metadata\.name/);
   }
 });

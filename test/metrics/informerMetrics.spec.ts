@@ -1,7 +1,7 @@
 import test from 'ava';
 import { TestScheduler } from 'rxjs/testing';
 import { informerMetrics } from '../../src/metrics/informerMetrics.js';
-import { KubeApiError } from '../../src/sources/kubeApiError.js';
+import { KubeApiError } from '../../src/errors.js';
 import { applyBatch } from '../../src/store/applyBatch.js';
 import { emptySnapshot } from '../../src/store/snapshot.js';
 import { added, bookmark, deleted, listPage, modified } from '../../src/testing/events.js';

@@ -1,6 +1,7 @@
 import test from 'ava';
 import type { RawEvent } from '../../src/sources/rawEvent.js';
-import { InvalidObjectError, toDeltas } from '../../src/operators/toDeltas.js';
+import { toDeltas } from '../../src/operators/toDeltas.js';
+import { invalidObjectError, type InformerError } from '../../src/errors.js';
 import { tombstone, type DeltaEvent } from '../../src/store/delta.js';
 import type { KubeObject } from '../../src/store/kubeObject.js';
 import { added, bookmark, deleted, listDone, listPage, listStart, modified } from '../../src/testing/events.js';
@@ -109,12 +110,12 @@ test('a source error passes through; early unsubscribe unsubscribes the source',
 test('an object the key function rejects errors the stream when nobody handles it', (t) =>
   runMarbles(t, ({ cold, expectObservable, expectSubscriptions }) => {
     const source = cold<E>('-a-n-a', { a: added(a), n: added(nameless) });
-    expectObservable(source.pipe(toDeltas())).toBe('-x-#', { x: { type: 'Added', key: 'default/a', object: a } }, new InvalidObjectError('ADDED', { cause: new TypeError('[informer] object has no metadata.name: {"metadata":{"namespace":"x"}}') }));
+    expectObservable(source.pipe(toDeltas())).toBe('-x-#', { x: { type: 'Added', key: 'default/a', object: a } }, invalidObjectError('ADDED', new TypeError('[informer] object has no metadata.name: {"metadata":{"namespace":"x"}}')));
     expectSubscriptions(source.subscriptions).toBe('^--!');
   }));
 
 test('with onInvalidObject, a rejected object is reported and skipped, and the stream goes on', (t) => {
-  const reported: InvalidObjectError[] = [];
+  const reported: InformerError[] = [];
   runMarbles(t, ({ cold, expectObservable }) => {
     const source = marbleSource<E>(cold, '-n-L-----a|', { n: added(nameless), L: [listStart(), listPage([nameless, b]), listDone('3')], a: added(a) });
     expectObservable(source.pipe(toDeltas({ onInvalidObject: (e) => reported.push(e) }))).toBe('---(bL)--x|', {
@@ -123,7 +124,7 @@ test('with onInvalidObject, a rejected object is reported and skipped, and the s
       x: { type: 'Added', key: 'default/a', object: a },
     });
   });
-  t.deepEqual(reported.map((e) => [e.name, e.eventType]), [['InvalidObjectError', 'ADDED'], ['InvalidObjectError', 'LIST_DONE']]);
+  t.deepEqual(reported.map((e) => [e.name, e.reason, e.eventType]), [['InformerError', 'invalidObject', 'ADDED'], ['InformerError', 'invalidObject', 'LIST_DONE']]);
   t.regex(reported[0]!.message, /^\[informer\] skipped the object of a ADDED event: object has no metadata\.name/);
 });
 
@@ -131,7 +132,7 @@ test('a throwing custom key function is wrapped, never thrown from next()', (t) 
   runMarbles(t, ({ cold, expectObservable }) => {
     const source = cold<E>('-a', { a: added(a) });
     const boom = toDeltas<KubeObject>({ keyFunc: () => { throw new Error('nope'); } });
-    expectObservable(source.pipe(boom)).toBe('-#', undefined, new InvalidObjectError('ADDED', { cause: new Error('nope') }));
+    expectObservable(source.pipe(boom)).toBe('-#', undefined, invalidObjectError('ADDED', new Error('nope')));
   }));
 
 test('an unknown raw event type is a clear error', (t) =>

@@ -4,8 +4,7 @@
  * number is bounded by the time spent.
  */
 import test from 'ava';
-import { KubeApiError } from '../../src/sources/kubeApiError.js';
-import { TransportError } from '../../src/sources/transportError.js';
+import { KubeApiError, TransportError } from '../../src/errors.js';
 import { createTestApiServer } from '../../src/testServer/index.js';
 import { sleep, until, watchConfigMaps } from './harness.js';
 

@@ -6,14 +6,9 @@
 import fc from 'fast-check';
 import type { Subscription } from 'rxjs';
 import { informer } from '../../src/informer/informer.js';
-import { InvalidObjectError } from '../../src/operators/toDeltas.js';
-import { KubeApiError } from '../../src/sources/kubeApiError.js';
+import { InformerError, KubeApiError, TransportError } from '../../src/errors.js';
 import { listWatch } from '../../src/sources/listWatch.js';
 import type { ListWatchStatus } from '../../src/sources/reflector/listWatchStatus.js';
-import { MalformedWatchLineError } from '../../src/sources/malformedWatchLineError.js';
-import { TransportError } from '../../src/sources/transportError.js';
-import { VeryShortWatchError } from '../../src/sources/veryShortWatchError.js';
-import { WatchStalledError } from '../../src/sources/watchStalledError.js';
 import { isTombstone, type Tombstone } from '../../src/store/delta.js';
 import { byLabel, byNamespace, type Indexers } from '../../src/store/indexFunc.js';
 import { objectKey } from '../../src/store/keyFunc.js';
@@ -232,7 +227,7 @@ export class Divergence extends Error {
   override readonly name = 'Divergence';
 }
 
-const knownErrorClasses = [KubeApiError, TransportError, MalformedWatchLineError, VeryShortWatchError, WatchStalledError];
+const knownErrorClasses = [KubeApiError, TransportError];
 
 export async function runScenario(scenario: Scenario, options: CaseOptions = {}): Promise<CaseResult> {
   const { setup } = scenario;
@@ -348,7 +343,7 @@ export async function runScenario(scenario: Scenario, options: CaseOptions = {})
     handlers.forEach((calls, i) => checkHandler(calls, inf.snapshot, `handler #${i}`));
     // errors$ only for the nameless objects injected (one per open watch at the time, at most).
     const nameless = scenario.steps.filter((s) => 'fault' in s && s.fault === 'garbage' && s.kind === 'nameless').length;
-    const unexpected = informerErrors.filter((e) => !(e instanceof InvalidObjectError));
+    const unexpected = informerErrors.filter((e) => !(e instanceof InformerError && e.reason === 'invalidObject'));
     if (unexpected.length > 0 || informerErrors.length > nameless) throw new Divergence(`errors$ reported ${informerErrors.map(String).join('; ')}`);
     for (const s of statuses) {
       if (s.type === 'ERROR' && !knownErrorClasses.some((c) => s.error instanceof c)) {

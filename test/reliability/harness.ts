@@ -1,6 +1,7 @@
 /* Shared helpers of the reliability tests: an informer over listWatch against the test server, recorded. */
 import type { Subscription } from 'rxjs';
-import { informer, type Informer, type InformerError, type InformerOptions } from '../../src/informer/informer.js';
+import { informer, type Informer, type InformerOptions } from '../../src/informer/informer.js';
+import { type InformerError } from '../../src/errors.js';
 import { listWatch } from '../../src/sources/listWatch.js';
 import type { ListWatchConfig } from '../../src/sources/listWatchConfig.js';
 import type { ListWatchStatus } from '../../src/sources/reflector/listWatchStatus.js';

@@ -5,19 +5,14 @@
  */
 import test from 'ava';
 import { config as rxConfig } from 'rxjs';
-import { IndexFuncError } from '../../src/store/indexFunc.js';
-import { InvalidObjectError } from '../../src/operators/toDeltas.js';
-import { HandlerError } from '../../src/informer/informer.js';
-import { KubeApiError } from '../../src/sources/kubeApiError.js';
-import { MalformedWatchLineError } from '../../src/sources/malformedWatchLineError.js';
-import { TransportError } from '../../src/sources/transportError.js';
-import { WatchLineTooLongError } from '../../src/sources/watchLineTooLongError.js';
-import { TransformError } from '../../src/sources/transformError.js';
+import { InformerError, KubeApiError, TransformError, TransportError, type InformerErrorReason, type TransportErrorReason } from '../../src/errors.js';
 import { byLabel, byNamespace } from '../../src/store/indexFunc.js';
 import type { KubeObject } from '../../src/store/kubeObject.js';
 import { createTestApiServer, type TestApiServer } from '../../src/testServer/index.js';
 import { sleep, until, watchConfigMaps, type Watched } from './harness.js';
 
+const isTransport = (e: unknown, reason: TransportErrorReason): boolean => e instanceof TransportError && e.reason === reason;
+const isInformer = (e: unknown, reason: InformerErrorReason): boolean => e instanceof InformerError && e.reason === reason;
 const cm = (name: string, labels?: Record<string, string>) => ({ metadata: { name, namespace: 'default', ...(labels ? { labels } : {}) }, data: { v: name } });
 const line = (type: string, object: unknown): string => `${JSON.stringify({ type, object })}\n`;
 const lists = (server: TestApiServer): number => server.requests.filter((r) => r.verb === 'list' && r.query['continue'] === undefined).length;
@@ -53,15 +48,15 @@ const contents = (snapshot: Watched['informer']['snapshot']): [string, string | 
 
 const keysOf = (w: Watched): string[] => [...w.informer.snapshot.keys()].sort();
 
-test('a malformed JSON line: MalformedWatchLineError, cache kept, relist', async (t) => {
+test('a malformed JSON line: TransportError (malformedLine), cache kept, relist', async (t) => {
   const { server, w } = await setup(t);
   const before = w.informer.snapshot;
   server.emitMalformedLine('{"type":"ADDED","object":{"kind":\n');
-  await until(() => w.statusErrors().some((e) => e instanceof MalformedWatchLineError), 'the error');
+  await until(() => w.statusErrors().some((e) => isTransport(e, 'malformedLine')), 'the error');
   t.deepEqual(contents(w.informer.snapshot), contents(before), 'the cache is untouched');
   await recovers(server, w, 'a malformed line');
   t.true(w.statuses.some((s) => s.type === 'RELISTING'));
-  const error = w.statusErrors().find((e) => e instanceof MalformedWatchLineError)!;
+  const error = w.statusErrors().find((e) => isTransport(e, 'malformedLine'))!;
   t.regex(error.message, /malformed watch event/);
   t.is(w.streamError, undefined);
 });
@@ -93,25 +88,25 @@ test('a stream that ends cleanly inside a line: a typed error, re-watch without 
   t.is(lists(server), listsBefore, 'no relist: the fragment was never applied');
 });
 
-test('a line over maxLineBytes: WatchLineTooLongError before the line ends (no unbounded buffer), cache kept, relist', async (t) => {
+test('a line over maxLineBytes: TransportError (lineTooLong) before the line ends (no unbounded buffer), cache kept, relist', async (t) => {
   const { server, w } = await setup(t, { maxLineBytes: 64 * 1024 });
   const before = w.informer.snapshot;
   // 1 MiB of one line, no newline yet: the reader must give up at the cap, not wait for the end.
   const chunk = `{"type":"ADDED","object":{"kind":"ConfigMap","metadata":{"name":"huge","namespace":"default"},"data":{"x":"${'x'.repeat(16 * 1024)}`;
   server.emitMalformedLine(chunk);
-  for (let i = 0; i < 64 && !w.statusErrors().some((e) => e instanceof WatchLineTooLongError); i++) {
+  for (let i = 0; i < 64 && !w.statusErrors().some((e) => isTransport(e, 'lineTooLong')); i++) {
     server.emitMalformedLine('y'.repeat(16 * 1024));
     await sleep(2);
   }
-  await until(() => w.statusErrors().some((e) => e instanceof WatchLineTooLongError), 'WatchLineTooLongError while the line is still open');
-  const error = w.statusErrors().find((e) => e instanceof WatchLineTooLongError) as WatchLineTooLongError;
+  await until(() => w.statusErrors().some((e) => isTransport(e, 'lineTooLong')), 'lineTooLong while the line is still open');
+  const error = w.statusErrors().find((e) => isTransport(e, 'lineTooLong')) as TransportError;
   t.is(error.maxLineBytes, 64 * 1024);
   t.deepEqual(contents(w.informer.snapshot), contents(before));
   await recovers(server, w, 'a too long line');
   t.false(w.informer.snapshot.has('default/huge'));
 });
 
-test('objects without metadata or name: InvalidObjectError on errors$, skipped, the watch goes on', async (t) => {
+test('objects without metadata or name: InformerError (invalidObject) on errors$, skipped, the watch goes on', async (t) => {
   const { server, w } = await setup(t);
   const listsBefore = lists(server);
   const before = w.informer.snapshot;
@@ -128,18 +123,18 @@ test('objects without metadata or name: InvalidObjectError on errors$, skipped, 
   server.emitMalformedLine(line('MODIFIED', { kind: 'ConfigMap', metadata: {} }));
   server.emitMalformedLine(line('DELETED', { kind: 'ConfigMap' }));
   await until(() => w.errors.length >= bad.length + 2, 'an error per bad object');
-  t.true(w.errors.every((e) => e instanceof InvalidObjectError), w.errors.map(String).join('\n'));
+  t.true(w.errors.every((e) => isInformer(e, 'invalidObject')), w.errors.map(String).join('\n'));
   t.regex(w.errors[0]!.message, /no metadata\.name/);
   t.deepEqual([...w.informer.snapshot.keys()], [...before.keys()]);
   await recovers(server, w, 'objects without names');
   t.is(lists(server), listsBefore, 'a bad object is skipped, not a reason to relist');
 });
 
-test('an unknown event type: MalformedWatchLineError, relist', async (t) => {
+test('an unknown event type: TransportError (malformedLine), relist', async (t) => {
   const { server, w } = await setup(t);
   const before = w.informer.snapshot;
   server.emitMalformedLine(line('UPSERTED', { kind: 'ConfigMap', metadata: { name: 'z', namespace: 'default' } }));
-  await until(() => w.statusErrors().some((e) => e instanceof MalformedWatchLineError), 'the error');
+  await until(() => w.statusErrors().some((e) => isTransport(e, 'malformedLine')), 'the error');
   t.regex(w.statusErrors()[0]!.message, /UPSERTED/);
   t.deepEqual(contents(w.informer.snapshot), contents(before));
   await recovers(server, w, 'an unknown event type');
@@ -164,11 +159,11 @@ for (const [title, object] of [
   });
 }
 
-test('an ERROR event with a non-object body: MalformedWatchLineError', async (t) => {
+test('an ERROR event with a non-object body: TransportError (malformedLine)', async (t) => {
   const { server, w } = await setup(t);
   server.emitMalformedLine(line('ERROR', 'gone'));
   await until(() => w.statusErrors().length > 0, 'the error');
-  t.true(w.statusErrors()[0] instanceof MalformedWatchLineError);
+  t.true(isTransport(w.statusErrors()[0], 'malformedLine'));
   await recovers(server, w, 'an ERROR with a string');
 });
 
@@ -238,7 +233,7 @@ test('names, namespaces, labels and index values such as __proto__, constructor,
   t.deepEqual(snapshot.indexKeys('namespace', 'toString'), []);
   t.deepEqual(snapshot.byIndex('namespace', 'hasOwnProperty'), []);
   t.is(snapshot.list({ namespace: '__proto__' }).length, names.length);
-  t.true(w.errors.length === 1 && w.errors[0] instanceof InvalidObjectError, 'only the empty name is rejected');
+  t.true(w.errors.length === 1 && isInformer(w.errors[0], 'invalidObject'), 'only the empty name is rejected');
   // And they all go again.
   for (const o of objects) server.emitMalformedLine(line('DELETED', o));
   await until(() => w.informer.snapshot.size === 3, 'the hostile objects deleted');
@@ -248,7 +243,7 @@ test('names, namespaces, labels and index values such as __proto__, constructor,
   await recovers(server, w, 'hostile names');
 });
 
-test('an index function that throws or returns garbage: IndexFuncError, the object is cached and left out of that index only', async (t) => {
+test('an index function that throws or returns garbage: InformerError (indexFunc), the object is cached and left out of that index only', async (t) => {
   const picky = (o: KubeObject): readonly string[] => {
     const v = o.metadata?.labels?.['tier'];
     if (v === 'boom') throw new Error('picky index: boom');
@@ -259,8 +254,8 @@ test('an index function that throws or returns garbage: IndexFuncError, the obje
   const { server, w } = await setup(t, {}, { indexers: { namespace: byNamespace, picky } });
   for (const tier of ['boom', 'number', 'string']) server.create('configmaps', cm(tier, { tier }));
   await w.untilConverged('the bad objects');
-  await until(() => w.errors.length >= 3, 'three IndexFuncErrors');
-  t.true(w.errors.every((e) => e instanceof IndexFuncError), w.errors.map(String).join('\n'));
+  await until(() => w.errors.length >= 3, 'three indexFunc errors');
+  t.true(w.errors.every((e) => isInformer(e, 'indexFunc')), w.errors.map(String).join('\n'));
   t.regex(w.errors[0]!.message, /index function "picky" failed for default\/boom: picky index: boom/);
   const s = w.informer.snapshot;
   for (const name of ['boom', 'number', 'string']) {
@@ -273,7 +268,7 @@ test('an index function that throws or returns garbage: IndexFuncError, the obje
   t.deepEqual(w.informer.snapshot.indexKeys('picky', 'fine'), ['default/boom']);
 });
 
-test('a handler and a subscriber that throw: HandlerError on errors$, RxJS reports the subscriber, the informer goes on', async (t) => {
+test('a handler and a subscriber that throw: InformerError (handler) on errors$, RxJS reports the subscriber, the informer goes on', async (t) => {
   const reported: unknown[] = [];
   const previous = rxConfig.onUnhandledError;
   rxConfig.onUnhandledError = (error) => reported.push(error);
@@ -294,7 +289,7 @@ test('a handler and a subscriber that throw: HandlerError on errors$, RxJS repor
   server.create('configmaps', cm('x'));
   await w.untilConverged('x');
   await until(() => w.errors.length > 0 && reported.length > 0, 'both reported');
-  t.true(w.errors[0] instanceof HandlerError);
+  t.true(isInformer(w.errors[0], 'handler'));
   t.regex(w.errors[0]!.message, /add handler threw for default\/x: handler bug/);
   t.is((reported[0] as Error).message, 'subscriber bug');
   await recovers(server, w, 'throwing consumers');
@@ -342,7 +337,7 @@ test('odd field types (numeric RV, null/string/array labels, numeric namespace),
   await until(() => w.informer.snapshot.has('default', 'labels-array') && w.informer.snapshot.has('ns-number'), 'the odd objects cached');
   t.false(w.informer.snapshot.has('default', 'pod'));
   t.is(w.streamError, undefined);
-  t.true(w.errors.every((e) => e instanceof IndexFuncError), w.errors.map(String).join('\n'));
+  t.true(w.errors.every((e) => isInformer(e, 'indexFunc')), w.errors.map(String).join('\n'));
   t.deepEqual(w.statusErrors(), []);
   t.deepEqual(Object.keys(Object.prototype), []);
   // The server never had them: a relist finds them gone (tombstones) and the cache is the server's.

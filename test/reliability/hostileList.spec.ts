@@ -9,10 +9,9 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { informer } from '../../src/informer/informer.js';
-import { InvalidObjectError } from '../../src/operators/toDeltas.js';
+import { InformerError, TransportError } from '../../src/errors.js';
 import { listWatch } from '../../src/sources/listWatch.js';
 import type { ListWatchStatus } from '../../src/sources/reflector/listWatchStatus.js';
-import { TransportError } from '../../src/sources/transportError.js';
 import { until } from './harness.js';
 
 type Mode = 'good' | 'notJson' | 'notList' | 'truncated' | 'badItems';
@@ -115,7 +114,7 @@ for (const [mode, expected] of [
   });
 }
 
-test('a LIST with null, non-object and nameless items: an InvalidObjectError each, the good item applied, the rest skipped', async (t) => {
+test('a LIST with null, non-object and nameless items: an InformerError (invalidObject) each, the good item applied, the rest skipped', async (t) => {
   const api = await rawServer();
   const inf = informer(listWatch(api.kubeConfig, { version: 'v1', plural: 'configmaps' }, { backoff: { initialDelay: 10, maxDelay: 30 } }));
   const errors: unknown[] = [];
@@ -128,7 +127,7 @@ test('a LIST with null, non-object and nameless items: an InvalidObjectError eac
     await until(() => inf.snapshot.has('d/c'), 'the relist');
     t.deepEqual([...inf.snapshot.keys()], ['d/c'], 'a and b are gone (the list no longer has them), c is in');
     t.is(errors.length, 6);
-    t.true(errors.every((e) => e instanceof InvalidObjectError), errors.map(String).join('\n'));
+    t.true(errors.every((e) => e instanceof InformerError && e.reason === 'invalidObject'), errors.map(String).join('\n'));
     t.deepEqual(Object.keys(Object.prototype), []);
   } finally {
     sub.unsubscribe();

@@ -1,7 +1,7 @@
 import { defer, NEVER, type Observable, type SchedulerLike } from 'rxjs';
 import type { ListerWatcher, ListRequest, ListResponse, WatchMessage, WatchRequest } from '../../src/sources/listerWatcher.js';
 import type { ListWatchStatus } from '../../src/sources/reflector/listWatchStatus.js';
-import { KubeApiError } from '../../src/sources/kubeApiError.js';
+import { KubeApiError, TransportError } from '../../src/errors.js';
 import type { KubeObject } from '../../src/store/kubeObject.js';
 
 /** A request the fake saw, at virtual time `at`; a random `timeoutSeconds` in [300,600) reads as `'T'`. */
@@ -68,6 +68,6 @@ export function statusSummary(s: ListWatchStatus): string {
     case 'RELISTING':
       return `RELISTING(${s.reason})`;
     case 'ERROR':
-      return `ERROR(${s.error.name}${s.permanent ? ',permanent' : ''})`;
+      return `ERROR(${s.error instanceof TransportError ? `TransportError:${s.error.reason}` : s.error.name}${s.permanent ? ',permanent' : ''})`;
   }
 }

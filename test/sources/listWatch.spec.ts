@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { KubeConfig } from '@kubernetes/client-node';
-import { KubeApiError } from '../../src/sources/kubeApiError.js';
+import { KubeApiError, TransportError } from '../../src/errors.js';
 import { listWatch } from '../../src/sources/listWatch.js';
 import { createTestApiServer, type RequestLogEntry, type TestApiServer } from '../../src/testServer/index.js';
 import { start, until, sleep } from './httpHarness.js';
@@ -252,14 +252,14 @@ test('R7 over HTTP: a watch closed cleanly after events → re-watch from the la
     t.false(run.statuses.some((s) => s.type === 'BACKING_OFF'));
   }));
 
-test('R8 over HTTP: a very short watch (closed at once, no events) → VeryShortWatchError, backoff, relist', (t) =>
+test('R8 over HTTP: a very short watch (closed at once, no events) → TransportError (veryShortWatch), backoff, relist', (t) =>
   withServer(async (server) => {
     const run = start(server, configmaps);
     await server.waitForWatches(1);
     server.closeWatches();
     await until(() => lists(server).length === 2 && server.openWatchCount === 1, 'relist and watch');
     run.subscription.unsubscribe();
-    t.true(run.errors().some((e) => e.name === 'VeryShortWatchError'));
+    t.true(run.errors().some((e) => e instanceof TransportError && e.reason === 'veryShortWatch'));
     t.true(run.statuses.some((s) => s.type === 'RELISTING' && s.reason === 'veryShortWatch'));
   }));
 
@@ -375,7 +375,7 @@ for (const reset of [false, true]) {
       run.subscription.unsubscribe();
       t.is(lists(server).length, 1);
       t.is(watches(server)[1]?.query['resourceVersion'], rv);
-      t.false(run.errors().some((e) => e.name === 'MalformedWatchLineError'));
+      t.false(run.errors().some((e) => e instanceof TransportError && e.reason === 'malformedLine'));
     }));
 }
 
@@ -518,7 +518,7 @@ test('a malformed line → typed error on status, then relist (after backoff)', 
     server.emitMalformedLine('{"type":"ADDED","object":{nope\n');
     await until(() => lists(server).length === 2 && run.events.filter((e) => e.type === 'LIST_DONE').length === 2, 'relist');
     run.subscription.unsubscribe();
-    t.true(run.errors().some((e) => e.name === 'MalformedWatchLineError'));
+    t.true(run.errors().some((e) => e instanceof TransportError && e.reason === 'malformedLine'));
     t.true(run.statuses.some((s) => s.type === 'RELISTING' && s.reason === 'watchError'));
   }));
 
@@ -535,14 +535,14 @@ test('R6: watch objects of another kind are dropped silently', (t) =>
     t.is(watches(server).length, 1);
   }));
 
-test('a watch line over maxLineBytes → WatchLineTooLongError, relist (the list carries the object)', (t) =>
+test('a watch line over maxLineBytes → TransportError (lineTooLong), relist (the list carries the object)', (t) =>
   withServer(async (server) => {
     const run = start(server, configmaps, { maxLineBytes: 300 });
     await server.waitForWatches(1);
     server.create('configmaps', cm('big', 'default', undefined, { k: 'x'.repeat(1000) }));
     await until(() => run.events.filter((e) => e.type === 'LIST_DONE').length === 2, 'relist');
     run.subscription.unsubscribe();
-    t.true(run.errors().some((e) => e.name === 'WatchLineTooLongError'));
+    t.true(run.errors().some((e) => e instanceof TransportError && e.reason === 'lineTooLong'));
     const last = run.events.filter((e) => e.type === 'LIST_PAGE').at(-1);
     t.deepEqual(last?.type === 'LIST_PAGE' ? last.items.map((i) => i.metadata?.name) : [], ['big']);
   }));
@@ -571,7 +571,7 @@ test('idle watchdog: no byte for idleTimeout → abort and re-watch from the las
     // No relist between the stalled watch and the next one (a slow LIST under load may stall too).
     t.false(lists(server).some((r) => r.id > first.id && r.id < next.id));
     t.is(next.query['resourceVersion'], first.query['resourceVersion']);
-    t.true(run.errors().some((e) => e.name === 'WatchStalledError' && e.message.includes('watch stalled')));
+    t.true(run.errors().some((e) => e instanceof TransportError && e.reason === 'stalled' && e.message.includes('watch stalled')));
     await until(() => server.openWatchCount === 0, 'the stalled watch to close');
   }));
 

@@ -121,7 +121,7 @@ test('R26: an index function that returns something other than strings is report
   t.is(update.snapshot.size, 1);
   t.deepEqual([...update.snapshot.indexValues('bad')], []);
   t.is(update.errors.length, 1);
-  t.is(update.errors[0]!.name, 'IndexFuncError');
+  t.is(update.errors[0]!.reason, 'indexFunc');
   t.regex(update.errors[0]!.message, /index function "bad" failed for ns\/a: expected an array of strings, got \[42\]/);
 });
 

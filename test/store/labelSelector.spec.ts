@@ -1,5 +1,6 @@
 import test from 'ava';
-import { LabelSelectorError, labelSelectorFromSpec, matchesLabels, parseLabelSelector } from '../../src/store/labelSelector.js';
+import { matchesLabels, parseLabelSelector } from '../../src/store/labelSelector.js';
+import { LabelSelectorError } from '../../src/errors.js';
 
 const matrix: [selector: string, labels: Record<string, string>, expected: boolean][] = [
   ['', {}, true],
@@ -60,9 +61,9 @@ test('invalid selectors name what is wrong', (t) => {
 });
 
 test('structured selectors: matchLabels and matchExpressions', (t) => {
-  const selector = labelSelectorFromSpec({ matchLabels: { app: 'web' }, matchExpressions: [{ key: 'tier', operator: 'In', values: ['a'] }, { key: 'old', operator: 'DoesNotExist', values: [] }] });
+  const selector = parseLabelSelector({ matchLabels: { app: 'web' }, matchExpressions: [{ key: 'tier', operator: 'In', values: ['a'] }, { key: 'old', operator: 'DoesNotExist', values: [] }] });
   t.true(matchesLabels(selector, { app: 'web', tier: 'a' }));
   t.false(matchesLabels(selector, { app: 'web', tier: 'a', old: '1' }));
-  t.throws(() => labelSelectorFromSpec({ matchExpressions: [{ key: 'x', operator: 'Nope' as 'In', values: [] }] }), { instanceOf: LabelSelectorError, message: /unknown operator "Nope"/ });
-  t.throws(() => labelSelectorFromSpec({ matchExpressions: [{ key: 'x', operator: 'In', values: [] }] }), { instanceOf: LabelSelectorError, message: /needs values/ });
+  t.throws(() => parseLabelSelector({ matchExpressions: [{ key: 'x', operator: 'Nope' as 'In', values: [] }] }), { instanceOf: LabelSelectorError, message: /unknown operator "Nope"/ });
+  t.throws(() => parseLabelSelector({ matchExpressions: [{ key: 'x', operator: 'In', values: [] }] }), { instanceOf: LabelSelectorError, message: /needs values/ });
 });

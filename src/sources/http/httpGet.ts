@@ -1,8 +1,7 @@
 import { request as httpRequestFn, type IncomingMessage } from 'node:http';
 import { request as httpsRequestFn } from 'node:https';
 import { Observable, type Subscriber } from 'rxjs';
-import { KubeApiError, type KubeStatus } from '../kubeApiError.js';
-import { TransportError } from '../transportError.js';
+import { KubeApiError, TransportError, type KubeStatus } from '../../errors.js';
 import type { RequestContext } from './requestContext.js';
 
 /** What names a request in errors: `cannot <verb> <resource> in namespace <namespace>`. */

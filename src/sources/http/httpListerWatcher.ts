@@ -7,12 +7,10 @@ import { readJson } from './readJson.js';
 import { createRequestContext } from './requestContext.js';
 import { discover, resolveStatically, type ResolvedResource } from './resolveResource.js';
 import type { KubeObject } from '../../store/kubeObject.js';
-import { KubeApiError, type KubeStatus } from '../kubeApiError.js';
+import { KubeApiError, malformedLineError, TransportError, type KubeStatus } from '../../errors.js';
 import type { ListerWatcher, ListRequest, ListResponse, WatchMessage, WatchRequest } from '../listerWatcher.js';
 import type { ListWatchConfig } from '../listWatchConfig.js';
 import type { ListWatchResource } from '../listWatchResource.js';
-import { MalformedWatchLineError } from '../malformedWatchLineError.js';
-import { TransportError } from '../transportError.js';
 
 const acceptJson = 'application/json';
 const acceptMetadataList = 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1';
@@ -220,11 +218,11 @@ function readWatch<T>(
     try {
       event = JSON.parse(line) as typeof event;
     } catch (error) {
-      throw new MalformedWatchLineError(line, { cause: error });
+      throw malformedLineError(line, error);
     }
     const type = event?.type;
     if (event === null || typeof event !== 'object' || event.object === null || typeof event.object !== 'object') {
-      throw new MalformedWatchLineError(line);
+      throw malformedLineError(line);
     }
     if (type === 'ADDED' || type === 'MODIFIED' || type === 'DELETED' || type === 'BOOKMARK') {
       const kind = (event.object as { kind?: unknown }).kind;
@@ -234,7 +232,7 @@ function readWatch<T>(
       const status = event.object as KubeStatus;
       throw new KubeApiError({ ...where, code: typeof status.code === 'number' ? status.code : 500, status });
     } else {
-      throw new MalformedWatchLineError(line);
+      throw malformedLineError(line);
     }
   });
   const onData = (chunk: Buffer): void => {

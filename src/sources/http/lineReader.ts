@@ -1,10 +1,10 @@
-import { WatchLineTooLongError } from '../watchLineTooLongError.js';
+import { lineTooLongError } from '../../errors.js';
 
 /**
  * Splits a byte stream into lines (`\n`, an optional `\r` dropped), decoding each byte once: a line
  * inside one chunk is decoded straight from the chunk; only a line split across chunks is
  * concatenated. Holds at most `maxLineBytes` of an unfinished line, else throws
- * {@link WatchLineTooLongError}.
+ * a {@link TransportError} with reason `lineTooLong`.
  */
 export interface LineReader {
   /** Feeds a chunk; calls `onLine` for every completed non-empty line. Returns whether any line completed. */
@@ -28,7 +28,7 @@ export function createLineReader(maxLineBytes: number, onLine: (line: string) =>
       let completed = false;
       let newline = chunk.indexOf(10, start);
       while (newline !== -1) {
-        if (held + newline - start > maxLineBytes) throw new WatchLineTooLongError(maxLineBytes);
+        if (held + newline - start > maxLineBytes) throw lineTooLongError(maxLineBytes);
         let text: string;
         if (held > 0) {
           parts.push(chunk.subarray(start, newline));
@@ -45,7 +45,7 @@ export function createLineReader(maxLineBytes: number, onLine: (line: string) =>
       }
       if (start < chunk.length) {
         held += chunk.length - start;
-        if (held > maxLineBytes) throw new WatchLineTooLongError(maxLineBytes);
+        if (held > maxLineBytes) throw lineTooLongError(maxLineBytes);
         parts.push(start === 0 ? chunk : chunk.subarray(start));
       }
       return completed;

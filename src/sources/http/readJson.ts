@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { Subscriber } from 'rxjs';
-import { TransportError } from '../transportError.js';
+import { TransportError } from '../../errors.js';
 
 /** Bytes of a list body searched for the start of `"items"` by {@link readJson}'s `peekHead`. */
 const maxHeadBytes = 64 * 1024;

@@ -1,5 +1,5 @@
 import { map, type Observable } from 'rxjs';
-import { KubeApiError } from '../kubeApiError.js';
+import { KubeApiError } from '../../errors.js';
 import type { ListWatchResource } from '../listWatchResource.js';
 import { builtinPlurals } from './builtinPlurals.js';
 import { httpGet } from './httpGet.js';

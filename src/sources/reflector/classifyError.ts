@@ -1,5 +1,4 @@
-import { KubeApiError } from '../kubeApiError.js';
-import { TransportError } from '../transportError.js';
+import { KubeApiError, TransportError } from '../../errors.js';
 
 /** 410 Expired/Gone (client-go `isExpiredError`). */
 export function isExpired(error: unknown): boolean {

@@ -1,5 +1,5 @@
 import type { ListRequest, ListResponse } from '../listerWatcher.js';
-import { TransportError } from '../transportError.js';
+import { TransportError } from '../../errors.js';
 import { isExpired, isTooLargeResourceVersion } from './classifyError.js';
 import type { ReflectorRuntime } from './reflectorRuntime.js';
 

@@ -56,10 +56,9 @@ export interface RelistingStatus {
 }
 
 /**
- * Something failed. `error` is one of {@link KubeApiError}, {@link TransportError},
- * {@link WatchStalledError}, {@link VeryShortWatchError}, {@link MalformedWatchLineError},
- * {@link WatchLineTooLongError}, {@link TransformError}; `permanent` is true for 403 and 404 (retried slowly, or fatal with
- * `fatalErrors: 'permanent'`).
+ * Something failed. `error` is a {@link KubeApiError}, a {@link TransportError} (its `reason` says
+ * how the transport failed) or a {@link TransformError}; `permanent` is true for 403 and 404
+ * (retried slowly, or fatal with `fatalErrors: 'permanent'`).
  */
 export interface ErrorStatus {
   readonly type: 'ERROR';

@@ -3,8 +3,7 @@ import type { ListerWatcher } from '../listerWatcher.js';
 import type { ListWatchStatus, RelistReason } from './listWatchStatus.js';
 import type { RawEvent } from '../rawEvent.js';
 import type { ReflectorConfig } from './reflectorConfig.js';
-import { WatchStalledError } from '../watchStalledError.js';
-import { TransformError } from '../transformError.js';
+import { stalledError, TransformError } from '../../errors.js';
 import { createBackoff } from './backoff.js';
 import { isPermanent, retryAfterMs } from './classifyError.js';
 
@@ -126,7 +125,7 @@ export function createReflectorRuntime<T>(
         }
         end();
         holder.unsubscribe();
-        guard(() => observer.error(new WatchStalledError(verb, idle)), verb);
+        guard(() => observer.error(stalledError(verb, idle)), verb);
       };
       watchdog = scheduler.schedule(check, idleTimeout);
       holder.add(

@@ -2,9 +2,7 @@ import { metaNamespaceKey } from '../../store/keyFunc.js';
 import type { KubeObject } from '../../store/kubeObject.js';
 import { resourceVersionOf } from '../../store/resourceVersionOf.js';
 import type { WatchMessage, WatchRequest } from '../listerWatcher.js';
-import { TransportError } from '../transportError.js';
-import { VeryShortWatchError } from '../veryShortWatchError.js';
-import { WatchStalledError } from '../watchStalledError.js';
+import { TransportError, veryShortWatchError } from '../../errors.js';
 import { isExpired, isRetriableWatchError, isTooLargeResourceVersion } from './classifyError.js';
 import type { ReflectorRuntime } from './reflectorRuntime.js';
 
@@ -104,13 +102,14 @@ export function watchPhase<T>(rt: ReflectorRuntime<T>, streaming: boolean): void
   };
 
   const ended = (error: unknown): void => {
+    const stalled = error instanceof TransportError && error.reason === 'stalled';
     const closed =
       error === undefined ||
-      error instanceof WatchStalledError ||
-      (error instanceof TransportError && opened && error.code !== 'ECONNREFUSED');
+      stalled ||
+      (error instanceof TransportError && error.reason === 'network' && opened && error.code !== 'ECONNREFUSED');
     const duration = rt.now() - started;
     // A stalled watch was cut by the watchdog, not by the server: never "very short".
-    const veryShort = duration < 1000 && events === 0 && !(error instanceof WatchStalledError);
+    const veryShort = duration < 1000 && events === 0 && !stalled;
     if (initial) {
       if (closed && !veryShort) {
         // R11: the stream stopped before the bookmark: a fresh attempt, fresh buffer.
@@ -122,13 +121,13 @@ export function watchPhase<T>(rt: ReflectorRuntime<T>, streaming: boolean): void
         rt.rvUnavailable = true;
         rt.relistNow('streamingRetry', error, () => watchPhase(rt, true));
       } else {
-        rt.relistNow('streamingFallback', error ?? new VeryShortWatchError(duration), rt.list);
+        rt.relistNow('streamingFallback', error ?? veryShortWatchError(duration), rt.list);
       }
       return;
     }
     if (closed) {
       if (error !== undefined) rt.reportError(error);
-      if (veryShort) rt.cycleFailed(new VeryShortWatchError(duration), 'veryShortWatch');
+      if (veryShort) rt.cycleFailed(veryShortWatchError(duration), 'veryShortWatch');
       else watchPhase(rt, false); // R7
       return;
     }

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { createLineReader } from '../../../src/sources/http/lineReader.js';
-import { WatchLineTooLongError } from '../../../src/sources/watchLineTooLongError.js';
+import { TransportError } from '../../../src/errors.js';
 
 const reader = (max = 1024) => {
   const lines: string[] = [];
@@ -33,12 +33,12 @@ test('CRLF and empty lines', (t) => {
   t.deepEqual(lines, ['a', 'b']);
 });
 
-test('an unfinished line longer than maxLineBytes throws WatchLineTooLongError, complete lines within the limit pass', (t) => {
+test('an unfinished line longer than maxLineBytes throws TransportError (lineTooLong), complete lines within the limit pass', (t) => {
   const { lines, r } = reader(8);
   r.push(Buffer.from('12345678\n'));
   t.deepEqual(lines, ['12345678']);
   r.push(Buffer.from('12345'));
-  t.throws(() => r.push(Buffer.from('6789')), { instanceOf: WatchLineTooLongError, message: '[informer] watch event line exceeds 8 bytes' });
+  t.throws(() => r.push(Buffer.from('6789')), { instanceOf: TransportError, message: '[informer] watch event line exceeds 8 bytes' });
   const { r: r2 } = reader(8);
-  t.throws(() => r2.push(Buffer.from('123456789\n')), { instanceOf: WatchLineTooLongError });
+  t.throws(() => r2.push(Buffer.from('123456789\n')), { instanceOf: TransportError, message: /exceeds 8 bytes/ });
 });

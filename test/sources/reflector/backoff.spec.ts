@@ -1,7 +1,7 @@
 import test from 'ava';
 import { createBackoff } from '../../../src/sources/reflector/backoff.js';
 import { isExpired, isPermanent, isRetriableWatchError, isTooLargeResourceVersion } from '../../../src/sources/reflector/classifyError.js';
-import { TransportError } from '../../../src/sources/transportError.js';
+import { TransportError } from '../../../src/errors.js';
 import { apiError } from '../fakeListerWatcher.js';
 
 test('R10: 0.8 s doubling to 30 s, delay = base·(1 + U[0,1))', (t) => {

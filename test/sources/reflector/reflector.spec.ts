@@ -5,7 +5,7 @@ import type { Observable } from 'rxjs';
 import { reflector } from '../../../src/sources/reflector/reflector.js';
 import type { ReflectorConfig } from '../../../src/sources/reflector/reflectorConfig.js';
 import type { ListResponse, WatchMessage } from '../../../src/sources/listerWatcher.js';
-import { TransportError } from '../../../src/sources/transportError.js';
+import { TransportError } from '../../../src/errors.js';
 import type { KubeObject } from '../../../src/store/kubeObject.js';
 import type { ListWatchStatus } from '../../../src/sources/reflector/listWatchStatus.js';
 import { apiError, bookmark, cm, fakeListerWatcher, page, statusSummary, type Seen } from '../fakeListerWatcher.js';
@@ -304,7 +304,7 @@ test('R8: a very short watch (< 1 s, no events) is an error: backoff, then relis
     ['list', 804, '10'],
     ['watch', 805, '11'],
   ]);
-  t.true(o.statuses.includes('4 ERROR(VeryShortWatchError)'));
+  t.true(o.statuses.includes('4 ERROR(TransportError:veryShortWatch)'));
   t.true(o.statuses.includes('804 RELISTING(veryShortWatch)'));
 });
 
@@ -476,7 +476,7 @@ test('idle watchdog: no byte for idleTimeout → abort and re-watch from the las
     [1, '10'],
     [204, '11'],
   ]);
-  t.true(o.statuses.includes('204 ERROR(WatchStalledError)'));
+  t.true(o.statuses.includes('204 ERROR(TransportError:stalled)'));
   t.is(lists(o.seen).length, 1);
 });
 
@@ -498,7 +498,7 @@ test('idle watchdog: a stalled watch without events is not "very short" even und
 test('idle watchdog also bounds a hanging LIST page: backoff and relist', (t) => {
   const o = scenario(t, (cold) => ({ lists: [cold<ListResponse<KubeObject>>('-'), cold('-(a|)', { a: page([], '1') })], watches: [] }), 2000, { idleTimeout: 100 });
   t.deepEqual(lists(o.seen).map((s) => s.at), [0, 900]);
-  t.true(o.statuses.includes('100 ERROR(WatchStalledError)'));
+  t.true(o.statuses.includes('100 ERROR(TransportError:stalled)'));
 });
 
 test('R11: streaming list buffers ADDED/MODIFIED/DELETED until the initial-events-end bookmark, then keeps the stream', (t) => {

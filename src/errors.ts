@@ -1,0 +1,289 @@
+/**
+ * Every error rx-informer throws or reports, in one catalogue. Messages start with `[informer]`;
+ * `name` is the class name; `cause` keeps what went wrong underneath. Where failures differ only in
+ * what happened, one class carries a `reason` (as kube-rs has one `watcher::Error`), so a user
+ * writes `error instanceof TransportError && error.reason === 'stalled'`.
+ *
+ * | class | thrown / reported by | what it means |
+ * |---|---|---|
+ * | {@link KubeApiError} | sources, on `onStatus` | the API server answered with an error status, or ended a watch with `ERROR` |
+ * | {@link TransportError} | sources, on `onStatus` | the bytes between us and the server failed: network, stall, a broken stream |
+ * | {@link TransformError} | sources, on `onStatus` | the configured `transform` threw |
+ * | {@link InformerError} | informer `errors$`, store updates | a bad object, index function, handler or hook; the informer went on |
+ * | {@link UnknownIndexError} | snapshot queries (thrown) | an index that was not configured |
+ * | {@link LabelSelectorError} | selector parsing (thrown) | selector text or spec that is not valid |
+ *
+ * Bad arguments to a factory are a `TypeError` at call time, before anything is subscribed.
+ *
+ * This module imports nothing: every other room may use it.
+ */
+
+/* ---------------------------------------------------------------- the API server said no */
+
+/** The parts of a `metav1.Status` the informer reads. */
+export interface KubeStatus {
+  readonly kind?: string;
+  readonly status?: string;
+  readonly message?: string;
+  readonly reason?: string;
+  readonly code?: number;
+  readonly details?: {
+    readonly retryAfterSeconds?: number;
+    readonly causes?: ReadonlyArray<{ readonly reason?: string; readonly message?: string; readonly field?: string }>;
+    readonly [field: string]: unknown;
+  };
+  readonly [field: string]: unknown;
+}
+
+/** What {@link KubeApiError} is built from. */
+export interface KubeApiErrorInit {
+  /** `list`, `watch` or `discover`. */
+  readonly verb: string;
+  /** The plural resource, e.g. `configmaps` or `widgets.example.com`. */
+  readonly resource: string;
+  /** Absent for all namespaces / cluster-scoped resources. */
+  readonly namespace?: string | undefined;
+  /** HTTP status, or the `code` of a watch `ERROR` event. */
+  readonly code: number;
+  /** The `Status` body, when the server sent one. */
+  readonly status?: KubeStatus | undefined;
+  /** From `Retry-After` or `Status.details.retryAfterSeconds`. */
+  readonly retryAfterSeconds?: number | undefined;
+}
+
+const reasonText: Readonly<Record<number, string>> = {
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not found',
+  410: 'expired',
+  429: 'too many requests',
+  500: 'internal error',
+  503: 'service unavailable',
+  504: 'timeout',
+};
+
+/**
+ * The API server refused a LIST or WATCH (an HTTP error status) or ended a watch with an `ERROR`
+ * event. The message names the verb, the resource and the namespace:
+ * `[informer] cannot watch configmaps in namespace x: forbidden (…server message…)`.
+ */
+export class KubeApiError extends Error {
+  override readonly name = 'KubeApiError';
+  readonly verb: string;
+  readonly resource: string;
+  readonly namespace: string | undefined;
+  readonly code: number;
+  /** `Status.reason` (`Expired`, `Gone`, `Forbidden`, `TooManyRequests`, …) or `undefined`. */
+  readonly reason: string | undefined;
+  readonly status: KubeStatus | undefined;
+  readonly retryAfterSeconds: number | undefined;
+
+  constructor(init: KubeApiErrorInit, options?: { cause?: unknown }) {
+    const where = init.namespace ? ` in namespace ${init.namespace}` : '';
+    const text = reasonText[init.code] ?? `HTTP ${init.code}`;
+    const detail = init.status?.message ? ` (${init.status.message})` : '';
+    super(`[informer] cannot ${init.verb} ${init.resource}${where}: ${text}${detail}`, options);
+    this.verb = init.verb;
+    this.resource = init.resource;
+    this.namespace = init.namespace;
+    this.code = init.code;
+    this.reason = typeof init.status?.reason === 'string' && init.status.reason !== '' ? init.status.reason : undefined;
+    this.status = init.status;
+    this.retryAfterSeconds = init.retryAfterSeconds ?? init.status?.details?.retryAfterSeconds;
+  }
+}
+
+/* ---------------------------------------------------------------- the transport failed us */
+
+/**
+ * What broke below the API: `network` — connection refused, reset, DNS, TLS, or a body cut short
+ * (`code` is Node's, e.g. `ECONNREFUSED`); `stalled` — no byte for longer than `idleTimeout`, the
+ * request was aborted; `veryShortWatch` — a watch closed in under a second with no event (client-go's
+ * `VeryShortWatchError`); `malformedLine` — a watch line that is not a JSON watch event;
+ * `lineTooLong` — a watch line longer than `maxLineBytes`.
+ */
+export type TransportErrorReason = 'network' | 'stalled' | 'veryShortWatch' | 'malformedLine' | 'lineTooLong';
+
+/** Options of the {@link TransportError} constructor. */
+export interface TransportErrorOptions {
+  /** Default `network`. */
+  readonly reason?: TransportErrorReason;
+  readonly cause?: unknown;
+  /** Node's error code, for `network`. */
+  readonly code?: string | undefined;
+  /** `stalled`: how long nothing arrived, ms. */
+  readonly idleMs?: number;
+  /** `veryShortWatch`: how long the watch lasted, ms. */
+  readonly durationMs?: number;
+  /** `malformedLine`: the start of the line (at most 200 characters). */
+  readonly line?: string;
+  /** `lineTooLong`: the limit that was exceeded, bytes. */
+  readonly maxLineBytes?: number;
+}
+
+/**
+ * A LIST or WATCH failed below HTTP, or its stream could not be used; `reason` says how (see
+ * {@link TransportErrorReason}). The source reports it on `onStatus` and recovers: it re-watches
+ * after a clean break of an open watch, and otherwise backs off and relists. A custom
+ * {@link ListerWatcher} reports its own network failures with `new TransportError(verb, message)`.
+ */
+export class TransportError extends Error {
+  override readonly name = 'TransportError';
+  readonly reason: TransportErrorReason;
+  /** `list`, `watch` or `discover`. */
+  readonly verb: string;
+  /** Node's error code (`ECONNREFUSED`, `ECONNRESET`, …) when the network failed. */
+  readonly code: string | undefined;
+  /** Set for `stalled`. */
+  readonly idleMs: number | undefined;
+  /** Set for `veryShortWatch`. */
+  readonly durationMs: number | undefined;
+  /** Set for `malformedLine`. */
+  readonly line: string | undefined;
+  /** Set for `lineTooLong`. */
+  readonly maxLineBytes: number | undefined;
+
+  constructor(verb: string, message: string, options: TransportErrorOptions = {}) {
+    super(message.startsWith('[informer]') ? message : `[informer] ${verb} failed: ${message}`, options.cause === undefined ? undefined : { cause: options.cause });
+    this.reason = options.reason ?? 'network';
+    this.verb = verb;
+    this.code = options.code;
+    this.idleMs = options.idleMs;
+    this.durationMs = options.durationMs;
+    this.line = options.line;
+    this.maxLineBytes = options.maxLineBytes;
+  }
+}
+
+/** @internal No byte arrived on a LIST or WATCH for `idleMs`. */
+export function stalledError(verb: string, idleMs: number): TransportError {
+  return new TransportError(verb, `[informer] ${verb} stalled: no data for ${idleMs} ms`, { reason: 'stalled', idleMs });
+}
+
+/** @internal A watch closed after `durationMs` (< 1 s) without an event. */
+export function veryShortWatchError(durationMs: number): TransportError {
+  return new TransportError('watch', `[informer] very short watch: closed after ${durationMs} ms with no events`, { reason: 'veryShortWatch', durationMs });
+}
+
+/** @internal A watch line that is not a JSON watch event. */
+export function malformedLineError(line: string, cause?: unknown): TransportError {
+  const head = line.length > 200 ? `${line.slice(0, 197)}...` : line;
+  return new TransportError('watch', `[informer] malformed watch event: ${JSON.stringify(head)}`, { reason: 'malformedLine', line: head, cause });
+}
+
+/** @internal A watch line grew beyond `maxLineBytes` without a newline. */
+export function lineTooLongError(maxLineBytes: number): TransportError {
+  return new TransportError('watch', `[informer] watch event line exceeds ${maxLineBytes} bytes`, { reason: 'lineTooLong', maxLineBytes });
+}
+
+/* ---------------------------------------------------------------- a user function failed */
+
+/**
+ * The configured `transform` threw for an object. The source reports it on `onStatus`, ends the
+ * current list or watch, and backs off and relists, as client-go does when its transformer fails;
+ * the store keeps what it had meanwhile.
+ */
+export class TransformError extends Error {
+  override readonly name = 'TransformError';
+  constructor(options: { cause: unknown }) {
+    super(`[informer] transform threw: ${messageOf(options.cause)}`, options);
+  }
+}
+
+/**
+ * What an {@link InformerError} is about: `invalidObject` — the key function rejected an object
+ * (for example one without a name), which was skipped; `indexFunc` — an index function threw or
+ * returned something other than strings, and the object was left out of that index; `handler` — a
+ * handler added with `addHandler` threw; `hook` — an informer hook such as `onUpdate` threw.
+ */
+export type InformerErrorReason = 'invalidObject' | 'indexFunc' | 'handler' | 'hook';
+
+/** Options of the {@link InformerError} constructor; which fields are set depends on the reason. */
+export interface InformerErrorOptions {
+  readonly cause: unknown;
+  /** The cache key concerned (`indexFunc`, `handler`). */
+  readonly key?: string;
+  /** `invalidObject`: the raw event whose object was rejected (`ADDED`, `LIST_DONE`, …). */
+  readonly eventType?: string;
+  /** `indexFunc`: the index. */
+  readonly indexName?: string;
+  /** `handler`: the notification the handler was given. */
+  readonly notification?: { readonly type: 'add' | 'update' | 'delete'; readonly key: string };
+  /** `hook`: the hook's option name. */
+  readonly hook?: string;
+}
+
+/**
+ * A problem the informer reported on `errors$` (and, for index functions, in a store update's
+ * `errors`) and survived: the cache keeps what it had and other consumers go on. `reason` says what
+ * failed (see {@link InformerErrorReason}).
+ */
+export class InformerError extends Error {
+  override readonly name = 'InformerError';
+  readonly reason: InformerErrorReason;
+  readonly key: string | undefined;
+  readonly eventType: string | undefined;
+  readonly indexName: string | undefined;
+  readonly notification: InformerErrorOptions['notification'];
+  readonly hook: string | undefined;
+
+  constructor(reason: InformerErrorReason, message: string, options: InformerErrorOptions) {
+    super(message, { cause: options.cause });
+    this.reason = reason;
+    this.key = options.key;
+    this.eventType = options.eventType;
+    this.indexName = options.indexName;
+    this.notification = options.notification;
+    this.hook = options.hook;
+  }
+}
+
+/** @internal The key function rejected the object of a `eventType` event. */
+export function invalidObjectError(eventType: string, cause: unknown): InformerError {
+  const reason = messageOf(cause).replace(/^\[informer\] /, '');
+  return new InformerError('invalidObject', `[informer] skipped the object of a ${eventType} event: ${reason}`, { cause, eventType });
+}
+
+/** @internal Index function `indexName` failed for `key`. */
+export function indexFuncError(indexName: string, key: string, cause: unknown): InformerError {
+  const message = `[informer] index function "${indexName}" failed for ${key}: ${messageOf(cause)}; the object is left out of that index`;
+  return new InformerError('indexFunc', message, { cause, key, indexName });
+}
+
+/** @internal A handler threw for `notification`. */
+export function handlerError(notification: { readonly type: 'add' | 'update' | 'delete'; readonly key: string }, cause: unknown): InformerError {
+  return new InformerError('handler', `[informer] ${notification.type} handler threw for ${notification.key}: ${messageOf(cause)}`, { cause, key: notification.key, notification });
+}
+
+/** @internal The hook `hook` threw. */
+export function hookError(hook: string, cause: unknown): InformerError {
+  return new InformerError('hook', `[informer] ${hook} threw: ${messageOf(cause)}`, { cause, hook });
+}
+
+/* ---------------------------------------------------------------- a query that cannot be answered */
+
+/** Thrown by snapshot index queries for an index that was not configured. */
+export class UnknownIndexError extends Error {
+  override readonly name = 'UnknownIndexError';
+  constructor(
+    readonly indexName: string,
+    known: readonly string[],
+  ) {
+    super(`[informer] index "${indexName}" does not exist${known.length ? ` (known: ${known.join(', ')})` : ' (no indexers configured)'}`);
+  }
+}
+
+/** Thrown for label selector text or a selector spec that is not valid, naming the offending part. */
+export class LabelSelectorError extends Error {
+  override readonly name = 'LabelSelectorError';
+  constructor(
+    readonly selector: string,
+    reason: string,
+  ) {
+    super(`[informer] invalid label selector ${JSON.stringify(selector)}: ${reason}`);
+  }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
