@@ -1,4 +1,5 @@
-import { asyncScheduler, from, Observable, type ObservableInput, type OperatorFunction, type SchedulerLike, type Subscription } from 'rxjs';
+import { asyncScheduler, from, type ObservableInput, type OperatorFunction, type SchedulerLike, type Subscription } from 'rxjs';
+import { operate } from '../operators/operate.js';
 import { itemExponentialLimiter, maxOfLimiters, tokenBucketLimiter } from './rateLimiter.js';
 
 /** What a reconcile handler may return (or resolve to): nothing, or a request to run again later. */
@@ -89,102 +90,101 @@ export function reconcile(handler: ReconcileHandler, config: ReconcileConfig = {
     if (!(value > 0)) throw new TypeError(`[informer] reconcile: ${name} must be > 0, got ${String(value)}`);
   }
 
-  return (keys) =>
-    new Observable<ReconcileOutcome>((subscriber) => {
-      const limiter = maxOfLimiters(itemExponentialLimiter(baseDelayMs, maxDelayMs), tokenBucketLimiter(retriesPerSecond, retryBurst, scheduler));
-      const queue = new Set<string>(); // ready keys, in order
-      const dirty = new Set<string>(); // keys that need a run (queued, or re-added while processing)
-      const running = new Map<string, { abort: AbortController; subscription?: Subscription }>();
-      const waiting = new Map<string, { readyAt: number; timer: Subscription }>();
-      let shuttingDown = false;
+  return operate<string, ReconcileOutcome>((subscriber) => {
+    const limiter = maxOfLimiters(itemExponentialLimiter(baseDelayMs, maxDelayMs), tokenBucketLimiter(retriesPerSecond, retryBurst, scheduler));
+    const queue = new Set<string>(); // ready keys, in order
+    const dirty = new Set<string>(); // keys that need a run (queued, or re-added while processing)
+    const running = new Map<string, { abort: AbortController; subscription?: Subscription }>();
+    const waiting = new Map<string, { readyAt: number; timer: Subscription }>();
+    let shuttingDown = false;
 
-      const add = (key: string): void => {
-        if (shuttingDown || dirty.has(key)) return;
-        dirty.add(key);
-        if (running.has(key)) return;
-        queue.add(key);
-        pump();
-      };
+    const add = (key: string): void => {
+      if (shuttingDown || dirty.has(key)) return;
+      dirty.add(key);
+      if (running.has(key)) return;
+      queue.add(key);
+      pump();
+    };
 
-      const addAfter = (key: string, delayMs: number): void => {
-        if (shuttingDown) return;
-        if (!(delayMs > 0)) return add(key);
-        const readyAt = scheduler.now() + delayMs;
-        const pending = waiting.get(key);
-        if (pending !== undefined && pending.readyAt <= readyAt) return;
-        pending?.timer.unsubscribe();
-        const timer = scheduler.schedule(() => {
-          waiting.delete(key);
-          add(key);
-        }, delayMs);
-        waiting.set(key, { readyAt, timer });
-      };
+    const addAfter = (key: string, delayMs: number): void => {
+      if (shuttingDown) return;
+      if (!(delayMs > 0)) return add(key);
+      const readyAt = scheduler.now() + delayMs;
+      const pending = waiting.get(key);
+      if (pending !== undefined && pending.readyAt <= readyAt) return;
+      pending?.timer.unsubscribe();
+      const timer = scheduler.schedule(() => {
+        waiting.delete(key);
+        add(key);
+      }, delayMs);
+      waiting.set(key, { readyAt, timer });
+    };
 
-      const finish = (key: string, failed: boolean, value: unknown): void => {
-        if (!running.delete(key)) return;
-        // Requeue first (AddRateLimited / AddAfter), then Done: a key re-added meanwhile goes back in line.
-        const retryAfterMs = failed ? limiter.when(key) : 0;
-        const requeueAfterMs = failed ? undefined : (value as Exclude<ReconcileResult, void> | undefined)?.requeueAfterMs;
-        if (failed) addAfter(key, retryAfterMs);
-        else {
-          limiter.forget(key);
-          if (requeueAfterMs !== undefined) addAfter(key, requeueAfterMs);
-        }
-        if (dirty.has(key)) queue.add(key);
-        const queueDepth = queue.size;
-        subscriber.next(
-          failed
-            ? { key, result: 'error', retries: limiter.retries(key), error: value, retryAfterMs, queueDepth }
-            : { key, result: 'success', retries: 0, ...(requeueAfterMs !== undefined ? { requeueAfterMs } : {}), queueDepth },
-        );
-        pump();
-      };
+    const finish = (key: string, failed: boolean, value: unknown): void => {
+      if (!running.delete(key)) return;
+      // Requeue first (AddRateLimited / AddAfter), then Done: a key re-added meanwhile goes back in line.
+      const retryAfterMs = failed ? limiter.when(key) : 0;
+      const requeueAfterMs = failed ? undefined : (value as Exclude<ReconcileResult, void> | undefined)?.requeueAfterMs;
+      if (failed) addAfter(key, retryAfterMs);
+      else {
+        limiter.forget(key);
+        if (requeueAfterMs !== undefined) addAfter(key, requeueAfterMs);
+      }
+      if (dirty.has(key)) queue.add(key);
+      const queueDepth = queue.size;
+      subscriber.next(
+        failed
+          ? { key, result: 'error', retries: limiter.retries(key), error: value, retryAfterMs, queueDepth }
+          : { key, result: 'success', retries: 0, ...(requeueAfterMs !== undefined ? { requeueAfterMs } : {}), queueDepth },
+      );
+      pump();
+    };
 
-      const start = (key: string): void => {
-        const abort = new AbortController();
-        const slot: { abort: AbortController; subscription?: Subscription } = { abort };
-        running.set(key, slot);
-        let output: ObservableInput<ReconcileResult> | ReconcileResult;
-        try {
-          output = handler(key, { retries: limiter.retries(key), signal: abort.signal });
-        } catch (error) {
-          return finish(key, true, error);
-        }
-        if (!isObservableInput(output)) return finish(key, false, output);
-        let last: ReconcileResult;
-        const subscription = from(output).subscribe({
-          next: (value) => (last = value),
-          error: (error) => finish(key, true, error),
-          complete: () => finish(key, false, last),
-        });
-        if (running.get(key) === slot) slot.subscription = subscription;
-      };
-
-      const pump = (): void => {
-        while (running.size < concurrency && queue.size > 0 && !subscriber.closed) {
-          const key = queue.values().next().value as string;
-          queue.delete(key);
-          dirty.delete(key);
-          start(key);
-        }
-        if (shuttingDown && queue.size === 0 && running.size === 0) subscriber.complete();
-      };
-
-      const source = keys.subscribe({
-        next: add,
-        error: (error) => subscriber.error(error),
-        complete: () => {
-          shuttingDown = true;
-          for (const { timer } of waiting.values()) timer.unsubscribe();
-          waiting.clear();
-          pump();
-        },
+    const start = (key: string): void => {
+      const abort = new AbortController();
+      const slot: { abort: AbortController; subscription?: Subscription } = { abort };
+      running.set(key, slot);
+      let output: ObservableInput<ReconcileResult> | ReconcileResult;
+      try {
+        output = handler(key, { retries: limiter.retries(key), signal: abort.signal });
+      } catch (error) {
+        return finish(key, true, error);
+      }
+      if (!isObservableInput(output)) return finish(key, false, output);
+      let last: ReconcileResult;
+      const subscription = from(output).subscribe({
+        next: (value) => (last = value),
+        error: (error) => finish(key, true, error),
+        complete: () => finish(key, false, last),
       });
+      if (running.get(key) === slot) slot.subscription = subscription;
+    };
 
-      return () => {
-        source.unsubscribe();
-        for (const { timer } of waiting.values()) timer.unsubscribe();
-        waiting.clear();
+    const pump = (): void => {
+      while (running.size < concurrency && queue.size > 0 && !subscriber.closed) {
+        const key = queue.values().next().value as string;
+        queue.delete(key);
+        dirty.delete(key);
+        start(key);
+      }
+      if (shuttingDown && queue.size === 0 && running.size === 0) subscriber.complete();
+    };
+
+    const dropTimers = (): void => {
+      for (const { timer } of waiting.values()) timer.unsubscribe();
+      waiting.clear();
+    };
+
+    return {
+      next: add,
+      complete() {
+        // Graceful shutdown: take no more keys, drop pending retries, drain, then complete (in pump).
+        shuttingDown = true;
+        dropTimers();
+        pump();
+      },
+      finalize() {
+        dropTimers();
         for (const { abort, subscription } of running.values()) {
           abort.abort(new Error('[informer] reconcile: unsubscribed'));
           subscription?.unsubscribe();
@@ -192,8 +192,9 @@ export function reconcile(handler: ReconcileHandler, config: ReconcileConfig = {
         running.clear();
         queue.clear();
         dirty.clear();
-      };
-    });
+      },
+    };
+  });
 }
 
 function isObservableInput(value: unknown): value is ObservableInput<ReconcileResult> {

@@ -1,6 +1,7 @@
-import { asapScheduler, asyncScheduler, Observable, type OperatorFunction, type SchedulerLike, type Subscription } from 'rxjs';
-import { isMarker, isTombstone, type Delta, type DeltaBatch, type DeltaEvent } from '../store/delta.js';
-import { resourceVersionOf } from '../store/resourceVersionOf.js';
+import { asapScheduler, asyncScheduler, type OperatorFunction, type SchedulerLike, type Subscription } from 'rxjs';
+import { isMarker, type Delta, type DeltaBatch, type DeltaEvent } from '../store/delta.js';
+import { batchResourceVersion } from '../store/deltaRules.js';
+import { operate } from './operate.js';
 
 /** Options of {@link bufferByKey}. */
 export interface BufferByKeyConfig {
@@ -65,55 +66,47 @@ export function batchClosing(config: BufferByKeyConfig): { readonly windowMs: nu
 export function bufferByKey<T>(config: BufferByKeyConfig = {}): OperatorFunction<DeltaEvent<T>, DeltaBatch<T>> {
   const { windowMs, scheduler } = batchClosing(config);
 
-  return (source) =>
-    new Observable<DeltaBatch<T>>((subscriber) => {
-      let pending = new Map<string, Delta<T>[]>();
-      let resourceVersion: string | undefined;
-      let listed = false;
-      let closing: Subscription | null = null;
-      let open = false;
+  return operate<DeltaEvent<T>, DeltaBatch<T>>((subscriber) => {
+    let pending = new Map<string, Delta<T>[]>();
+    let resourceVersion: string | undefined;
+    let listed = false;
+    let closing: Subscription | null = null;
+    let open = false;
 
-      const flush = (): void => {
-        closing?.unsubscribe();
-        closing = null;
-        if (!open) return;
-        const batch: DeltaBatch<T> = { deltas: pending, resourceVersion, ...(listed ? { listed } : {}) };
-        pending = new Map();
-        resourceVersion = undefined;
-        listed = false;
-        open = false;
-        subscriber.next(batch);
-      };
+    const flush = (): void => {
+      closing?.unsubscribe();
+      closing = null;
+      if (!open) return;
+      const batch: DeltaBatch<T> = { deltas: pending, resourceVersion, ...(listed ? { listed } : {}) };
+      pending = new Map();
+      resourceVersion = undefined;
+      listed = false;
+      open = false;
+      subscriber.next(batch);
+    };
 
-      const add = (event: DeltaEvent<T>): void => {
+    return {
+      next(event) {
         open = true;
+        resourceVersion = batchResourceVersion(resourceVersion, event);
         if (isMarker(event)) {
-          resourceVersion = event.resourceVersion;
           if (event.type === 'Listed') listed = true;
         } else {
           const list = pending.get(event.key);
           if (list === undefined) pending.set(event.key, [event]);
           else list.push(event);
-          if (!isTombstone(event.object)) resourceVersion = resourceVersionOf(event.object) ?? resourceVersion;
         }
-        if (closing === null) {
-          closing = scheduler.schedule(flush, windowMs);
-        }
-      };
-
-      const subscription = source.subscribe({
-        next: add,
-        error: (error) => subscriber.error(error),
-        complete: () => {
-          flush();
-          subscriber.complete();
-        },
-      });
-      return () => {
-        subscription.unsubscribe();
+        closing ??= scheduler.schedule(flush, windowMs);
+      },
+      complete() {
+        flush();
+        subscriber.complete();
+      },
+      finalize() {
         closing?.unsubscribe();
         closing = null;
         pending = new Map();
-      };
-    });
+      },
+    };
+  });
 }

@@ -1,6 +1,6 @@
 import { map, type MonoTypeOperatorFunction } from 'rxjs';
 import type { Delta, DeltaBatch } from '../store/delta.js';
-import { dedupDeltaList } from '../store/dedupDeltaList.js';
+import { dedupDeltaList } from '../store/deltaRules.js';
 
 /**
  * Collapses repeated deltas of the same type within each key of a batch.

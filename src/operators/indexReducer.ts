@@ -1,9 +1,10 @@
-import { Observable, type OperatorFunction } from 'rxjs';
+import type { OperatorFunction } from 'rxjs';
 import { applyBatch, type StoreUpdate } from '../store/applyBatch.js';
 import type { DeltaBatch } from '../store/delta.js';
 import type { Indexers } from '../store/indexFunc.js';
 import type { KubeObject } from '../store/kubeObject.js';
 import { emptySnapshot, type Snapshot } from '../store/snapshot.js';
+import { operate } from './operate.js';
 
 /** Options of {@link indexReducer}. */
 export interface IndexReducerConfig<T extends KubeObject> {
@@ -69,23 +70,14 @@ export function indexReducer<T extends KubeObject>(config: IndexReducerConfig<T>
     throw new TypeError(`[informer] indexReducer: initial snapshot has indexes [${initial.indexNames.join(', ')}], indexers are [${names.join(', ')}]`);
   }
 
-  return (source) =>
-    new Observable<StoreUpdate<T>>((subscriber) => {
-      let snapshot = start();
-      return source.subscribe({
-        next: (batch) => {
-          let update: StoreUpdate<T>;
-          try {
-            update = applyBatch(snapshot, batch, indexers);
-          } catch (error) {
-            subscriber.error(error);
-            return;
-          }
-          snapshot = update.snapshot;
-          subscriber.next(update);
-        },
-        error: (error) => subscriber.error(error),
-        complete: () => subscriber.complete(),
-      });
-    });
+  return operate<DeltaBatch<T>, StoreUpdate<T>>((subscriber) => {
+    let snapshot = start();
+    return {
+      next(batch) {
+        const update = applyBatch(snapshot, batch, indexers);
+        snapshot = update.snapshot;
+        subscriber.next(update);
+      },
+    };
+  });
 }

@@ -1,5 +1,15 @@
-import { asyncScheduler, interval, Observable, type MonoTypeOperatorFunction, type SchedulerLike } from 'rxjs';
-import type { Delta, DeltaBatch } from '../store/delta.js';
+import { asyncScheduler, interval, type MonoTypeOperatorFunction, type SchedulerLike } from 'rxjs';
+import type { DeltaBatch } from '../store/delta.js';
+import { resyncBatch } from '../store/deltaRules.js';
+import { operate } from './operate.js';
+
+/** @internal Whether `periodMs` turns resync on (`0` and `Infinity` do not); throws on a bad value. Shared with toStore. */
+export function resyncEnabled(periodMs: number): boolean {
+  if (typeof periodMs !== 'number' || Number.isNaN(periodMs) || periodMs < 0) {
+    throw new TypeError(`[informer] resync: periodMs must be a number >= 0, got ${String(periodMs)}`);
+  }
+  return periodMs !== 0 && periodMs !== Infinity;
+}
 
 /**
  * Periodically re-delivers every cached object as a `Sync` delta, without an API call.
@@ -34,50 +44,29 @@ import type { Delta, DeltaBatch } from '../store/delta.js';
  * @param scheduler time source, `asyncScheduler` by default.
  * @returns an operator on {@link DeltaBatch}es.
  */
-/** @internal Whether `periodMs` turns resync on (`0` and `Infinity` do not); throws on a bad value. Shared with toStore. */
-export function resyncEnabled(periodMs: number): boolean {
-  if (typeof periodMs !== 'number' || Number.isNaN(periodMs) || periodMs < 0) {
-    throw new TypeError(`[informer] resync: periodMs must be a number >= 0, got ${String(periodMs)}`);
-  }
-  return periodMs !== 0 && periodMs !== Infinity;
-}
-
 export function resync<T>(periodMs: number, scheduler: SchedulerLike = asyncScheduler): MonoTypeOperatorFunction<DeltaBatch<T>> {
   if (!resyncEnabled(periodMs)) return (source) => source;
 
-  return (source) =>
-    new Observable<DeltaBatch<T>>((subscriber) => {
-      let known = new Map<string, T>();
-
-      const track = (batch: DeltaBatch<T>): void => {
+  return operate<DeltaBatch<T>, DeltaBatch<T>>((subscriber) => {
+    let known = new Map<string, T>();
+    const timer = interval(periodMs, scheduler).subscribe(() => {
+      const batch = resyncBatch(known);
+      if (batch !== undefined) subscriber.next(batch);
+    });
+    return {
+      next(batch) {
         for (const [key, deltas] of batch.deltas) {
           const last = deltas[deltas.length - 1];
           if (last === undefined) continue;
           if (last.type === 'Deleted') known.delete(key);
           else known.set(key, last.object);
         }
-      };
-
-      const tick = (): void => {
-        if (known.size === 0) return;
-        const deltas = new Map<string, readonly Delta<T>[]>();
-        for (const [key, object] of known) deltas.set(key, [{ type: 'Sync', key, object }]);
-        subscriber.next({ deltas, resync: true });
-      };
-
-      const timer = interval(periodMs, scheduler).subscribe(tick);
-      const subscription = source.subscribe({
-        next: (batch) => {
-          track(batch);
-          subscriber.next(batch);
-        },
-        error: (error) => subscriber.error(error),
-        complete: () => subscriber.complete(),
-      });
-      return () => {
+        subscriber.next(batch);
+      },
+      finalize() {
         timer.unsubscribe();
-        subscription.unsubscribe();
         known = new Map();
-      };
-    });
+      },
+    };
+  });
 }

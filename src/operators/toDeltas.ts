@@ -1,9 +1,11 @@
-import { Observable, type OperatorFunction } from 'rxjs';
+import type { OperatorFunction } from 'rxjs';
 import type { RawEvent } from '../sources/rawEvent.js';
-import { tombstone, type Delta, type DeltaEvent } from '../store/delta.js';
+import type { Delta, DeltaEvent } from '../store/delta.js';
+import { relistDeltas } from '../store/deltaRules.js';
 import { metaNamespaceKey, type KeyFunc } from '../store/keyFunc.js';
 import type { KubeObject } from '../store/kubeObject.js';
 import { invalidObjectError, type InformerError } from '../errors.js';
+import { operate } from './operate.js';
 
 /** Options of {@link toDeltas}. */
 export interface ToDeltasConfig<T> {
@@ -18,24 +20,55 @@ export interface ToDeltasConfig<T> {
 
 
 /**
- * @internal The key of an object as toDeltas takes it (shared with toStore): `undefined` when the
- * key function throws and `onInvalidObject` took the {@link InformerError} (reason `invalidObject`); without it, the
- * error is thrown.
+ * @internal How toDeltas keys objects (shared with the informer's fused stage, so both apply one
+ * rule): a watch object that cannot be keyed is reported to `onInvalidObject` and skipped, or,
+ * without it, errors the stream; a list item's failure is held until the list is done (R16), so a
+ * list that is abandoned for a new one reports nothing.
  */
-export function objectKeying<T extends KubeObject>(config: ToDeltasConfig<T>): (eventType: string, object: T) => string | undefined {
+export interface ObjectKeying<T> {
+  /** The key of a watch object; `undefined` when it was rejected and reported. @throws the rejection without `onInvalidObject` */
+  key(eventType: string, object: T): string | undefined;
+  /** The key of a list item; `undefined` when it was rejected (the rejection joins `held`). */
+  listKey(object: T, held: InformerError[]): string | undefined;
+  /** Reports the held rejections of a finished list, in list order. @throws the first one without `onInvalidObject` */
+  settle(held: readonly InformerError[]): void;
+}
+
+/** @internal The {@link ObjectKeying} of a config; checks it at call time. */
+export function objectKeying<T extends KubeObject>(config: ToDeltasConfig<T>): ObjectKeying<T> {
   const keyFunc: KeyFunc<T> = config.keyFunc ?? metaNamespaceKey;
   const { onInvalidObject } = config;
   if (typeof keyFunc !== 'function') throw new TypeError('[informer] toDeltas: keyFunc must be a function');
-  return (eventType, object) => {
-    try {
-      return keyFunc(object);
-    } catch (cause) {
-      const error = invalidObjectError(eventType, cause);
+  const settle = (held: readonly InformerError[]): void => {
+    for (const error of held) {
       if (onInvalidObject === undefined) throw error;
       onInvalidObject(error);
-      return undefined;
     }
   };
+  return {
+    key(eventType, object) {
+      try {
+        return keyFunc(object);
+      } catch (cause) {
+        settle([invalidObjectError(eventType, cause)]);
+        return undefined;
+      }
+    },
+    listKey(object, held) {
+      try {
+        return keyFunc(object);
+      } catch (cause) {
+        held.push(invalidObjectError('LIST_DONE', cause));
+        return undefined;
+      }
+    },
+    settle,
+  };
+}
+
+/** @internal The error for an event that is not a {@link RawEvent} (shared with the fused stage). */
+export function unknownRawEvent(event: never): TypeError {
+  return new TypeError(`[informer] toDeltas: unknown raw event type ${JSON.stringify((event as { type?: unknown } | null)?.type)}`);
 }
 
 /**
@@ -84,42 +117,38 @@ export function objectKeying<T extends KubeObject>(config: ToDeltasConfig<T>): (
  * @returns an operator from {@link RawEvent}s to {@link DeltaEvent}s.
  */
 export function toDeltas<T extends KubeObject>(config: ToDeltasConfig<T> = {}): OperatorFunction<RawEvent<T>, DeltaEvent<T>> {
-  const keyOf = objectKeying(config);
+  const keying = objectKeying(config);
 
-  return (source) =>
-    new Observable<DeltaEvent<T>>((subscriber) => {
-      // Key -> latest object, in the order keys became known.
-      let known = new Map<string, T>();
-      // Items of the list in progress, or null outside a list.
-      let listed: T[] | null = null;
+  return operate<RawEvent<T>, DeltaEvent<T>>((subscriber) => {
+    // Key -> latest object, in the order keys became known.
+    let known = new Map<string, T>();
+    // The list in progress (keyed items in list order, their keys, held rejections), or null outside a list.
+    let listed: { items: [string, T][]; keys: Set<string>; held: InformerError[] } | null = null;
 
-      const finishList = (resourceVersion: string): void => {
-        const items = listed ?? [];
-        listed = null;
-        const next = new Map<string, T>();
-        const out: DeltaEvent<T>[] = [];
-        for (const object of items) {
-          const key = keyOf('LIST_DONE', object);
-          if (key === undefined) continue;
-          next.set(key, object);
-          out.push({ type: 'Replaced', key, object });
-        }
-        for (const [key, object] of known) {
-          if (!next.has(key)) out.push({ type: 'Deleted', key, object: tombstone(key, object) });
-        }
-        known = next;
-        out.push({ type: 'Listed', resourceVersion });
-        for (const delta of out) subscriber.next(delta);
-      };
+    const finishList = (resourceVersion: string): void => {
+      const { items, keys, held } = listed ?? { items: [], keys: new Set<string>(), held: [] };
+      listed = null;
+      keying.settle(held);
+      const deltas = relistDeltas(items, keys, known);
+      known = new Map(items);
+      for (const delta of deltas) subscriber.next(delta);
+      subscriber.next({ type: 'Listed', resourceVersion });
+    };
 
-      const onEvent = (event: RawEvent<T>): void => {
+    return {
+      next(event) {
         switch (event.type) {
           case 'LIST_START':
-            listed = [];
+            listed = null;
             return;
           case 'LIST_PAGE': {
-            const buffer = (listed ??= []);
-            for (const item of event.items) buffer.push(item);
+            const list = (listed ??= { items: [], keys: new Set(), held: [] });
+            for (const item of event.items) {
+              const key = keying.listKey(item, list.held);
+              if (key === undefined) continue;
+              list.items.push([key, item]);
+              list.keys.add(key);
+            }
             return;
           }
           case 'LIST_DONE':
@@ -130,38 +159,26 @@ export function toDeltas<T extends KubeObject>(config: ToDeltasConfig<T> = {}): 
             return;
           case 'ADDED':
           case 'MODIFIED': {
-            const key = keyOf(event.type, event.object);
+            const key = keying.key(event.type, event.object);
             if (key === undefined) return;
             known.set(key, event.object);
             subscriber.next({ type: event.type === 'ADDED' ? 'Added' : 'Updated', key, object: event.object } satisfies Delta<T>);
             return;
           }
           case 'DELETED': {
-            const key = keyOf(event.type, event.object);
-            if (key === undefined || !known.delete(key)) return;
+            const key = keying.key(event.type, event.object);
+            if (key === undefined || !known.delete(key)) return; // R15
             subscriber.next({ type: 'Deleted', key, object: event.object });
             return;
           }
           default:
-            throw new TypeError(`[informer] toDeltas: unknown raw event type ${JSON.stringify((event as { type?: unknown }).type)}`);
+            throw unknownRawEvent(event);
         }
-      };
-
-      const subscription = source.subscribe({
-        next: (event) => {
-          try {
-            onEvent(event);
-          } catch (error) {
-            subscriber.error(error);
-          }
-        },
-        error: (error) => subscriber.error(error),
-        complete: () => subscriber.complete(),
-      });
-      return () => {
-        subscription.unsubscribe();
+      },
+      finalize() {
         known = new Map();
         listed = null;
-      };
-    });
+      },
+    };
+  });
 }

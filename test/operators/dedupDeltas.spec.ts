@@ -1,7 +1,7 @@
 import test from 'ava';
 import fc from 'fast-check';
 import { dedupDeltas } from '../../src/operators/dedupDeltas.js';
-import { dedupDeltaList } from '../../src/store/dedupDeltaList.js';
+import { dedupDeltaList } from '../../src/store/deltaRules.js';
 import { tombstone, type Delta, type DeltaBatch } from '../../src/store/delta.js';
 import { runMarbles } from '../../src/testing/marbles.js';
 import { configMap } from '../../src/testing/objects.js';
