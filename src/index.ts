@@ -19,6 +19,8 @@ export type { InformerMetrics, InformerMetricsCollector } from './metrics/inform
 export { listWatch } from './sources/listWatch.js';
 export { reflector } from './sources/reflector/reflector.js';
 export { httpListerWatcher } from './sources/http/httpListerWatcher.js';
+export { discoverResource } from './sources/http/discoverResource.js';
+export type { DiscoveredResource } from './sources/http/discoverResource.js';
 export { stripManagedFields } from './sources/stripManagedFields.js';
 export type { RawEvent } from './sources/rawEvent.js';
 export type { ListWatchConfig } from './sources/listWatchConfig.js';

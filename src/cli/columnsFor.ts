@@ -1,4 +1,4 @@
-import type { KubeObject } from '../store/kubeObject.js';
+import type { KubeObject } from '../index.js';
 
 /** A per-kind column of the table: its header and how to get its text from an object. */
 export interface Column {

@@ -1,5 +1,4 @@
-import type { TestApiServer } from '../testServer/testApiServer.js';
-import type { JsonObject } from '../testServer/storedObject.js';
+import type { JsonObject, TestApiServer } from '../testServer/index.js';
 
 /** Options of {@link demoCluster}. */
 export interface DemoClusterConfig {

@@ -1,5 +1,4 @@
-import type { KubeObject } from '../store/kubeObject.js';
-import type { Snapshot } from '../store/snapshot.js';
+import type { KubeObject, Snapshot } from '../index.js';
 
 /** One index's distinct values with how many objects have each, largest first. */
 export interface IndexSummary {

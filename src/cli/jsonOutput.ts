@@ -1,6 +1,4 @@
-import { isTombstone } from '../store/delta.js';
-import type { KubeObject } from '../store/kubeObject.js';
-import type { Notification } from '../store/notification.js';
+import { isTombstone, type KubeObject, type Notification } from '../index.js';
 import type { CliOutput } from './liveScreen.js';
 import { createPlainOutput, type PlainOutputConfig } from './plainOutput.js';
 import type { WatchOutput } from './watchOutput.js';

@@ -1,5 +1,4 @@
-import { emptySnapshot, type Snapshot } from '../store/snapshot.js';
-import type { KubeObject } from '../store/kubeObject.js';
+import { emptySnapshot, type KubeObject, type Snapshot } from '../index.js';
 import { formatIndexSummary, indexSummary } from './indexSummary.js';
 import { createLiveScreen, type CliOutput } from './liveScreen.js';
 import { renderScreen } from './renderScreen.js';

@@ -75,15 +75,7 @@ export function contextNamespace(kubeConfig: KubeConfig): string {
   return kubeConfig.getContextObject(kubeConfig.getCurrentContext())?.namespace || 'default';
 }
 
-/**
- * client-node's `KubeConfig` class. Its own module loads in about a third of the time of the
- * package's index (which pulls in every generated API model), and the CLI starts that much faster;
- * should a client-node release close its deep paths, the index is used instead.
- */
+/** client-node's `KubeConfig` class, loaded when the CLI first needs it (the demo does not). */
 async function kubeConfigClass(): Promise<typeof KubeConfig> {
-  try {
-    return (await import('@kubernetes/client-node/dist/config.js')).KubeConfig;
-  } catch {
-    return (await import('@kubernetes/client-node')).KubeConfig;
-  }
+  return (await import('@kubernetes/client-node')).KubeConfig;
 }

@@ -1,5 +1,4 @@
-import type { KubeObject } from '../store/kubeObject.js';
-import type { Snapshot } from '../store/snapshot.js';
+import type { KubeObject, Snapshot } from '../index.js';
 import type { Column } from './columnsFor.js';
 import { formatIndexSummary, indexSummary } from './indexSummary.js';
 import { renderTable } from './renderTable.js';

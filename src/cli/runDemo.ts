@@ -1,4 +1,4 @@
-import { createTestApiServer } from '../testServer/createTestApiServer.js';
+import { createTestApiServer } from '../testServer/index.js';
 import { demoCluster } from './demoCluster.js';
 import type { CliOutput } from './liveScreen.js';
 import type { DemoCommand } from './parseCliArgs.js';

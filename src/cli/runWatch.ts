@@ -1,12 +1,6 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { Subscription } from 'rxjs';
-import { informer } from '../informer/informer.js';
-import { KubeApiError } from '../errors.js';
-import { listWatch } from '../sources/listWatch.js';
-import { stripManagedFields } from '../sources/stripManagedFields.js';
-import type { Indexers } from '../store/indexFunc.js';
-import type { KubeObject } from '../store/kubeObject.js';
-import { emptySnapshot, type Snapshot } from '../store/snapshot.js';
+import { emptySnapshot, type Indexers, informer, KubeApiError, type KubeObject, listWatch, type Snapshot, stripManagedFields } from '../index.js';
 import { CliError } from './cliError.js';
 import { columnsFor } from './columnsFor.js';
 import { compileJsonPath } from './compileJsonPath.js';

@@ -1,7 +1,4 @@
-import type { ListWatchStatus } from '../sources/reflector/listWatchStatus.js';
-import type { KubeObject } from '../store/kubeObject.js';
-import type { Notification } from '../store/notification.js';
-import type { Snapshot } from '../store/snapshot.js';
+import type { KubeObject, ListWatchStatus, Notification, Snapshot } from '../index.js';
 import type { Column } from './columnsFor.js';
 import type { DiscoveredResource } from './discoverResource.js';
 

@@ -1,7 +1,4 @@
-import type { ListWatchStatus } from '../sources/reflector/listWatchStatus.js';
-import { isTombstone } from '../store/delta.js';
-import type { KubeObject } from '../store/kubeObject.js';
-import type { Notification } from '../store/notification.js';
+import { isTombstone, type KubeObject, type ListWatchStatus, type Notification } from '../index.js';
 import type { RowMark } from './renderTable.js';
 
 /** What the watch is doing, for the status line. */

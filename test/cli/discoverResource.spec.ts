@@ -1,6 +1,6 @@
 import test from 'ava';
 import { CliError } from '../../src/cli/cliError.js';
-import { discoverResource, splitResourceText } from '../../src/cli/discoverResource.js';
+import { discoverResource } from '../../src/cli/discoverResource.js';
 import { KubeApiError } from '../../src/errors.js';
 import { createTestApiServer, type TestApiServer } from '../../src/testServer/index.js';
 
@@ -16,33 +16,6 @@ test.before(async () => {
   });
 });
 test.after.always(() => server?.close());
-
-const pods = { group: '', version: 'v1', plural: 'pods', kind: 'Pod', namespaced: true };
-const cases: Array<[string, object]> = [
-  ['pods', pods],
-  ['pod', pods],
-  ['po', pods],
-  ['Pod', pods],
-  ['PODS', pods],
-  ['pods.metrics.k8s.io', { group: 'metrics.k8s.io', version: 'v1beta1', plural: 'pods', kind: 'PodMetrics', namespaced: true }],
-  ['cm', { group: '', version: 'v1', plural: 'configmaps', kind: 'ConfigMap', namespaced: true }],
-  ['ns', { group: '', version: 'v1', plural: 'namespaces', kind: 'Namespace', namespaced: false }],
-  ['nodes', { group: '', version: 'v1', plural: 'nodes', kind: 'Node', namespaced: false }],
-  ['deployments', { group: 'apps', version: 'v1', plural: 'deployments', kind: 'Deployment', namespaced: true }],
-  ['deploy', { group: 'apps', version: 'v1', plural: 'deployments', kind: 'Deployment', namespaced: true }],
-  ['deployments.apps', { group: 'apps', version: 'v1', plural: 'deployments', kind: 'Deployment', namespaced: true }],
-  ['deployments.v1.apps', { group: 'apps', version: 'v1', plural: 'deployments', kind: 'Deployment', namespaced: true }],
-  ['Deployment', { group: 'apps', version: 'v1', plural: 'deployments', kind: 'Deployment', namespaced: true }],
-  ['widgets.example.com', { group: 'example.com', version: 'v1', plural: 'widgets', kind: 'Widget', namespaced: false }],
-  ['widget', { group: 'example.com', version: 'v1', plural: 'widgets', kind: 'Widget', namespaced: false }],
-  ['wd', { group: 'example.com', version: 'v1', plural: 'widgets', kind: 'Widget', namespaced: false }],
-];
-
-for (const [text, expected] of cases) {
-  test(`${text} resolves through discovery`, async (t) => {
-    t.deepEqual(await discoverResource(server.kubeConfig, text), expected);
-  });
-}
 
 test('an unknown resource, or a known one in the wrong group, is a one-line error', async (t) => {
   for (const text of ['foos', 'pods.apps', 'deployments.example.com', 'deployments.v2.apps', 'pods/status']) {
@@ -78,11 +51,4 @@ test('an unreachable server is retried, each failure reported, until the signal 
   await t.throwsAsync(found, { message: 'stop' });
   t.deepEqual(failures.map(([, delay]) => delay), [10, 20, 40]);
   t.regex(failures[0]![0], /ECONNREFUSED/);
-});
-
-test('splitResourceText', (t) => {
-  t.deepEqual(splitResourceText('pods'), { name: 'pods' });
-  t.deepEqual(splitResourceText('deployments.apps'), { name: 'deployments', group: 'apps' });
-  t.deepEqual(splitResourceText('widgets.example.com'), { name: 'widgets', group: 'example.com' });
-  t.deepEqual(splitResourceText('cronjobs.v1beta1.batch'), { name: 'cronjobs', version: 'v1beta1', group: 'batch' });
 });

@@ -4,8 +4,8 @@ import { finalize, from, Observable, ReplaySubject, Subscription, switchMap, tap
 import { httpGet } from './httpGet.js';
 import { createLineReader } from './lineReader.js';
 import { readJson } from './readJson.js';
-import { createRequestContext } from './requestContext.js';
-import { discover, resolveStatically, type ResolvedResource } from './resolveResource.js';
+import { checkKubeConfig, createRequestContext } from './requestContext.js';
+import { resolveByDiscovery, resolveStatically, type ResolvedResource } from './resolveResource.js';
 import type { KubeObject } from '../../store/kubeObject.js';
 import { KubeApiError, malformedLineError, TransportError, type KubeStatus } from '../../errors.js';
 import type { ListerWatcher, ListRequest, ListResponse, WatchMessage, WatchRequest } from '../listerWatcher.js';
@@ -37,9 +37,7 @@ export function httpListerWatcher<T = KubeObject>(
   resource: ListWatchResource,
   config: Pick<ListWatchConfig<T>, 'labelSelector' | 'fieldSelector' | 'metadataOnly' | 'maxLineBytes'> = {},
 ): ListerWatcher<T> {
-  if (kubeConfig === null || typeof kubeConfig !== 'object' || typeof kubeConfig.applyToHTTPSOptions !== 'function') {
-    throw new TypeError('[informer] kubeConfig must be a @kubernetes/client-node KubeConfig');
-  }
+  checkKubeConfig(kubeConfig);
   validateResource(resource);
   const maxLineBytes = config.maxLineBytes ?? 16 * 1024 * 1024;
   if (!(Number.isInteger(maxLineBytes) && maxLineBytes > 0)) {
@@ -58,7 +56,7 @@ export function httpListerWatcher<T = KubeObject>(
   const resolve = (): Observable<ResolvedResource> =>
     resolved
       ? from([resolved])
-      : discover(context, resource as ListWatchResource & { apiVersion: string; kind: string }).pipe(
+      : resolveByDiscovery(context, resource as ListWatchResource & { apiVersion: string; kind: string }).pipe(
           tap((r) => {
             resolved = r;
           }),

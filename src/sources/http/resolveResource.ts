@@ -1,9 +1,7 @@
 import { map, type Observable } from 'rxjs';
-import { KubeApiError } from '../../errors.js';
 import type { ListWatchResource } from '../listWatchResource.js';
 import { builtinPlurals } from './builtinPlurals.js';
-import { httpGet } from './httpGet.js';
-import { readJson } from './readJson.js';
+import { discoverKind, splitApiVersion } from './discoverResource.js';
 import type { RequestContext } from './requestContext.js';
 
 /** A resource with its collection path (`/api/v1/namespaces/x/configmaps`) and a display name for errors. */
@@ -12,12 +10,6 @@ export interface ResolvedResource {
   /** `configmaps`, or `widgets.example.com` outside the core group. */
   readonly name: string;
   readonly namespace: string | undefined;
-}
-
-/** Splits `apps/v1` → `['apps', 'v1']`, `v1` → `['', 'v1']`. */
-export function splitApiVersion(apiVersion: string): [string, string] {
-  const slash = apiVersion.indexOf('/');
-  return slash === -1 ? ['', apiVersion] : [apiVersion.slice(0, slash), apiVersion.slice(slash + 1)];
 }
 
 /** The collection path (`/api/v1/namespaces/x/configmaps`, `/apis/g/v/plural`) and display name of a resource. */
@@ -35,19 +27,7 @@ export function resolveStatically(resource: ListWatchResource): ResolvedResource
   return plural === undefined ? undefined : collectionPath(group, version, plural, resource.namespace);
 }
 
-/** Finds the plural of `kind` in the group version's discovery document (for CRDs). Cold; unsubscribing aborts it. */
-export function discover(context: RequestContext, resource: ListWatchResource & { apiVersion: string; kind: string }): Observable<ResolvedResource> {
-  const [group, version] = splitApiVersion(resource.apiVersion);
-  const path = group === '' ? `/api/${version}` : `/apis/${group}/${version}`;
-  const target = { verb: 'discover', resource: `${resource.kind} in ${resource.apiVersion}` };
-  return httpGet<unknown>(context, path, 'application/json', target, (response, subscriber) => readJson(response, subscriber)).pipe(
-    map((list) => {
-      const resources = (list as { resources?: Array<{ name?: string; kind?: string }> } | null)?.resources ?? [];
-      const found = resources.find((r) => r.kind === resource.kind && typeof r.name === 'string' && !r.name.includes('/'));
-      if (!found?.name) {
-        throw new KubeApiError({ ...target, code: 404, status: { message: `the server has no resource of kind ${resource.kind} in ${resource.apiVersion}` } });
-      }
-      return collectionPath(group, version, found.name, resource.namespace);
-    }),
-  );
+/** The collection of a `{ apiVersion, kind }` found through discovery (for CRDs). Cold; unsubscribing aborts it. */
+export function resolveByDiscovery(context: RequestContext, resource: ListWatchResource & { apiVersion: string; kind: string }): Observable<ResolvedResource> {
+  return discoverKind(context, resource.apiVersion, resource.kind).pipe(map((found) => collectionPath(found.group, found.version, found.plural, resource.namespace)));
 }
