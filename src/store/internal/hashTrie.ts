@@ -9,6 +9,13 @@
  * Writes go through a {@link TrieEditor}, which mutates nodes it created itself in place and copies
  * any other (frozen, published) node once, so a batch of changes copies each touched node once (the "transient" of
  * Clojure/Immutable.js). Nothing here is exported from the package.
+ *
+ * Why the store has two persistent maps: a snapshot's objects live in a versioned map
+ * (./versionedMap.ts), which is a plain `Map` for the newest snapshot and so costs a `Map.get` to
+ * read — right for the one big collection that every event writes and most reads hit. The indexes
+ * are many small maps (index value → set of keys) nested two deep and rebuilt piecewise on every
+ * write; a trie shares everything a batch did not touch at each level and never needs the
+ * versioned map's undo records or rebasing, so it stays the simpler, cheaper fit for them.
  */
 
 /** Entries per bucket before it splits into a branch. */
@@ -74,11 +81,6 @@ export function trieGet<V>(trie: HashTrie<V>, key: string): V | undefined {
   }
 }
 
-/** Whether `key` is present. */
-export function trieHas(trie: HashTrie<unknown>, key: string): boolean {
-  return trieGet(trie, key) !== undefined;
-}
-
 /** Calls `visit` for every entry, in hash order; stops early when it returns `false`. */
 export function trieForEach<V>(trie: HashTrie<V>, visit: (value: V, key: string) => boolean | void): void {
   if (trie.root !== null) walk(trie.root, visit as (value: unknown, key: string) => boolean | void);
@@ -94,23 +96,6 @@ function walk(node: TrieNode, visit: (value: unknown, key: string) => boolean | 
     if (child !== null && !walk(child, visit)) return false;
   }
   return true;
-}
-
-/** Iterates `[key, value]` entries without copying the trie. */
-export function* trieEntries<V>(trie: HashTrie<V>): Generator<[string, V]> {
-  if (trie.root === null) return;
-  const stack: TrieNode[] = [trie.root];
-  while (stack.length > 0) {
-    const node = stack.pop()!;
-    if (isBucket(node)) {
-      for (let i = 0; i < node.length; i += 2) yield [node[i] as string, node[i + 1] as V];
-    } else {
-      for (let i = WIDTH - 1; i >= 0; i--) {
-        const child = node[i] as TrieNode | null;
-        if (child !== null) stack.push(child);
-      }
-    }
-  }
 }
 
 /**
