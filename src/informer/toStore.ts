@@ -6,11 +6,10 @@ import { operate } from '../operators/operate.js';
 import { resyncEnabled } from '../operators/resync.js';
 import { objectKeying, unknownRawEvent } from '../operators/toDeltas.js';
 import type { RawEvent } from '../sources/rawEvent.js';
-import { applyBatch, applyListToEmpty, type StoreUpdate } from '../store/applyBatch.js';
+import { applyBatch, applyListToEmpty, prepareForStore, type StoreUpdate } from '../store/applyBatch.js';
 import type { Delta, DeltaBatch, DeltaEvent } from '../store/delta.js';
 import { appendDelta, batchResourceVersion, relistDeltas, resyncBatch } from '../store/deltaRules.js';
 import type { Indexers } from '../store/indexFunc.js';
-import { deepFreeze } from '../store/internal/deepFreeze.js';
 import type { KeyFunc } from '../store/keyFunc.js';
 import type { KubeObject } from '../store/kubeObject.js';
 import { emptySnapshot, type Snapshot } from '../store/snapshot.js';
@@ -191,7 +190,7 @@ export function toStore<T extends KubeObject>(config: ToStoreConfig<T> = {}): Op
             const into = (listing ??= new Map());
             for (const object of event.items) {
               const key = keying.listKey(object, held);
-              if (key !== undefined) into.set(key, deepFreeze(object));
+              if (key !== undefined) into.set(key, prepareForStore(object));
             }
             return;
           }

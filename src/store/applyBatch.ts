@@ -102,6 +102,15 @@ function storeUpdate<T extends KubeObject>(
 }
 
 /**
+ * @internal Makes an object ready to enter the store ahead of the batch that will carry it (today:
+ * deep-freezes it, as {@link applyBatch} would), so a list page can be prepared while the next one
+ * is still on the wire.
+ */
+export function prepareForStore<T>(object: T): T {
+  return deepFreeze(object);
+}
+
+/**
  * @internal What {@link applyBatch} returns for a batch that is exactly one complete list, every
  * item `Replaced` in map order and nothing else, applied to an empty snapshot: computed without the
  * per-item deltas, by taking over `items` as the store's map.

@@ -1,0 +1,60 @@
+/**
+ * The rooms of src/ import in one direction only (ARCHITECTURE.md, style point 3): each folder may
+ * import only the folders listed before it, and a room's `internal/` only from inside that room.
+ * Type-only imports count: they are dependencies for a reader too.
+ */
+import test from 'ava';
+import { readdir, readFile } from 'node:fs/promises';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** From the ground floor up. */
+const floors = ['errors', 'store', 'sources', 'operators', 'controller', 'metrics', 'informer', 'index', 'prometheus', 'testing', 'testServer', 'cli'];
+
+const src = fileURLToPath(new URL('../src/', import.meta.url));
+
+async function files(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...(await files(path)));
+    else if (entry.name.endsWith('.ts')) out.push(path);
+  }
+  return out;
+}
+
+/** `store/internal/hashTrie.ts` → `store`; `errors.ts` → `errors`. */
+const roomOf = (path: string): string => relative(src, path).split(sep)[0]!.replace(/\.ts$/, '');
+
+async function imports(): Promise<Array<{ from: string; to: string; line: string }>> {
+  const edges: Array<{ from: string; to: string; line: string }> = [];
+  for (const file of await files(src)) {
+    const text = await readFile(file, 'utf8');
+    for (const match of text.matchAll(/(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)'/g)) {
+      const target = resolve(dirname(file), match[1]!).replace(/\.js$/, '.ts');
+      edges.push({ from: relative(src, file), to: relative(src, target), line: match[0] });
+    }
+  }
+  return edges;
+}
+
+test('every room of src/ is on a floor', async (t) => {
+  const rooms = new Set((await files(src)).map(roomOf));
+  t.deepEqual([...rooms].filter((room) => !floors.includes(room)), []);
+});
+
+test('no room imports a room above it, so the folders have no cycle', async (t) => {
+  const edges = await imports();
+  t.true(edges.length > 100, 'the scan sees the imports');
+  const upward = edges.filter((e) => floors.indexOf(roomOf(join(src, e.to))) > floors.indexOf(roomOf(join(src, e.from))));
+  t.deepEqual(upward.map((e) => `${e.from} → ${e.to}`), []);
+});
+
+test("a room's internal/ is imported only from inside that room", async (t) => {
+  const edges = await imports();
+  const leaks = edges.filter((e) => {
+    const at = e.to.split(sep).indexOf('internal');
+    return at > 0 && !e.from.startsWith(e.to.split(sep).slice(0, at).join(sep) + sep);
+  });
+  t.deepEqual(leaks.map((e) => `${e.from} → ${e.to}`), []);
+});
