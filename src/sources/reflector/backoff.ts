@@ -1,4 +1,5 @@
-import type { BackoffConfig } from './reflectorConfig.js';
+/** The reflector's backoff generator (R10): the one stateful timer policy the runtime asks for delays. */
+import { resolveBackoffConfig, type BackoffConfig } from './reflectorConfig.js';
 
 /** One delay from a {@link Backoff}. `attempt` counts from 1 since the last reset. */
 export interface BackoffStep {
@@ -17,19 +18,13 @@ export interface Backoff {
 /** Upper bound for a server-supplied Retry-After: ten minutes. */
 const maxRetryAfterMs = 600_000;
 
-/** R10's backoff: `min(initial·factor^n, max)·(1 + jitter·U)`, reset after `resetAfter` quiet ms; honours Retry-After. */
+/**
+ * R10's backoff: `min(initial·factor^n, max)·(1 + jitter·U)`, reset after `resetAfter` quiet ms;
+ * honours Retry-After. Defaults and checks come from {@link resolveBackoffConfig} (a `TypeError`
+ * for a bad number).
+ */
 export function createBackoff(config: BackoffConfig | undefined, now: () => number): Backoff {
-  const initialDelay = config?.initialDelay ?? 800;
-  const maxDelay = config?.maxDelay ?? 30_000;
-  const factor = config?.factor ?? 2;
-  const jitter = config?.jitter ?? 1;
-  const resetAfter = config?.resetAfter ?? 120_000;
-  const random = config?.random ?? Math.random;
-  for (const [name, value] of Object.entries({ initialDelay, maxDelay, factor, jitter, resetAfter })) {
-    if (!Number.isFinite(value) || value < 0) {
-      throw new TypeError(`[informer] backoff.${name} must be a finite number >= 0, got ${value}`);
-    }
-  }
+  const { initialDelay, maxDelay, factor, jitter, resetAfter, random } = resolveBackoffConfig(config);
   let n = 0;
   let last = Number.NEGATIVE_INFINITY;
   const advance = (): number => {

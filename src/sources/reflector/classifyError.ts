@@ -1,3 +1,7 @@
+/**
+ * Pure classification of the errors a LIST or WATCH ends with. Only the reflector's transition
+ * ({@link reflectorStep}) asks these questions; the answers decide what happens next.
+ */
 import { KubeApiError, TransportError } from '../../errors.js';
 
 /** 410 Expired/Gone (client-go `isExpiredError`). */
@@ -31,6 +35,21 @@ export function isPermanent(error: unknown): boolean {
 export function retryAfterMs(error: unknown): number | undefined {
   if (error instanceof KubeApiError && error.retryAfterSeconds !== undefined) return error.retryAfterSeconds * 1000;
   return undefined;
+}
+
+/** The idle watchdog cut the request (R5). */
+export function isStalled(error: unknown): boolean {
+  return error instanceof TransportError && error.reason === 'stalled';
+}
+
+/**
+ * R7: a watch ending that counts as a normal close (`error` is `undefined` when the server closed
+ * the stream): the server closed it, the watchdog cut it, or the network broke once the watch was
+ * open — except connection refused, which R9 retries after a backoff.
+ */
+export function isCleanWatchEnd(error: unknown, opened: boolean): boolean {
+  if (error === undefined || isStalled(error)) return true;
+  return error instanceof TransportError && error.reason === 'network' && opened && error.code !== 'ECONNREFUSED';
 }
 
 const knownReasons = new Set([

@@ -1,3 +1,4 @@
+/** What a reflector reports on `onStatus` while it lists, watches, backs off and relists: the public status union. */
 /**
  * What a List+Watch source is doing, delivered to `onStatus` (see {@link ReflectorConfig.onStatus}).
  * Errors never kill the source (unless `fatalErrors: 'permanent'`): they show up here as `ERROR`,

@@ -1,12 +1,10 @@
+/** The public `reflector()`: client-go's Reflector as a cold Observable over a {@link ListerWatcher}. */
 import { Observable } from 'rxjs';
-import { listPhase } from './listPhase.js';
-import { createReflectorRuntime } from './reflectorRuntime.js';
-import { validateReflectorConfig } from './validateReflectorConfig.js';
-import { watchPhase } from './watchPhase.js';
 import type { KubeObject } from '../../store/kubeObject.js';
 import type { ListerWatcher } from '../listerWatcher.js';
 import type { RawEvent } from '../rawEvent.js';
-import type { ReflectorConfig } from './reflectorConfig.js';
+import { resolveReflectorConfig, type ReflectorConfig } from './reflectorConfig.js';
+import { runReflector } from './reflectorRuntime.js';
 
 /**
  * The client-go Reflector as a cold Observable over a {@link ListerWatcher}: list (paginated), then
@@ -31,8 +29,9 @@ import type { ReflectorConfig } from './reflectorConfig.js';
  * ```
  *
  * @param listerWatcher The I/O seam: one list page, one watch.
- * @param config Page size, streaming list, transform, backoff, watchdog, status callback, scheduler, signal.
- * @returns A cold Observable of {@link RawEvent}s that errors only on a `transform`/`onStatus` throw or,
+ * @param config Page size, streaming list, transform, backoff, watchdog, status callback, scheduler,
+ * signal; checked now (a `TypeError` for a bad value).
+ * @returns A cold Observable of {@link RawEvent}s that errors only on an `onStatus` throw or,
  * with `fatalErrors: 'permanent'`, on 403/404; it completes when `signal` aborts.
  * @see {@link listWatch} for the HTTP version.
  */
@@ -40,27 +39,6 @@ export function reflector<T = KubeObject>(
   listerWatcher: ListerWatcher<T>,
   config: ReflectorConfig<T> = {},
 ): Observable<RawEvent<T>> {
-  validateReflectorConfig(config);
-  return new Observable<RawEvent<T>>((subscriber) => {
-    const rt = createReflectorRuntime(listerWatcher, config, subscriber);
-    rt.list = () => listPhase(rt);
-    rt.watch = (streaming) => watchPhase(rt, streaming);
-    const signal = config.signal;
-    if (signal?.aborted) {
-      subscriber.complete();
-      return undefined;
-    }
-    const onAbort = (): void => subscriber.complete();
-    signal?.addEventListener('abort', onAbort, { once: true });
-    try {
-      rt.cycle();
-    } catch (error) {
-      subscriber.error(error);
-    }
-    return () => {
-      signal?.removeEventListener('abort', onAbort);
-      rt.dispose();
-      listerWatcher.closeIdleConnections?.();
-    };
-  });
+  const resolved = resolveReflectorConfig(config);
+  return new Observable<RawEvent<T>>((subscriber) => runReflector(listerWatcher, resolved, subscriber));
 }

@@ -1,4 +1,9 @@
-import type { SchedulerLike } from 'rxjs';
+/**
+ * The reflector's options in one place: the public {@link ReflectorConfig} and {@link BackoffConfig}
+ * types, and {@link resolveReflectorConfig}, which checks them at call time and fills in every
+ * default. Everything else in the reflector reads the resolved config, never the raw one.
+ */
+import { asyncScheduler, type SchedulerLike } from 'rxjs';
 import type { ListWatchStatus } from './listWatchStatus.js';
 
 /**
@@ -74,4 +79,106 @@ export interface ReflectorConfig<T> {
   readonly scheduler?: SchedulerLike;
   /** Aborting it is the same as unsubscribing, except that the Observable completes. */
   readonly signal?: AbortSignal;
+}
+
+/** A {@link BackoffConfig} checked and with every default filled in. Internal to the reflector. */
+export interface ResolvedBackoffConfig {
+  readonly initialDelay: number;
+  readonly maxDelay: number;
+  readonly factor: number;
+  readonly jitter: number;
+  readonly resetAfter: number;
+  readonly random: () => number;
+}
+
+/**
+ * A {@link ReflectorConfig} checked and with every default filled in: what the state machine, the
+ * request builders and the runtime read. Internal to the reflector (not exported by the package).
+ */
+export interface ResolvedReflectorConfig<T> {
+  /** LIST `limit` and the size of a streaming list's `LIST_PAGE`s; default 500. */
+  readonly pageSize: number;
+  /** Whether the caller set `pageSize`, which keeps relists at a specific RV paged (R2). */
+  readonly pageSizeExplicit: boolean;
+  readonly listSemantic: 'any' | 'mostRecent';
+  readonly streamingList: boolean;
+  /** Draws the `timeoutSeconds` of the next watch: the configured value, or an integer in [300, 600) (R5). */
+  readonly timeoutSeconds: () => number;
+  /** Watchdog limit in ms; default 150 000. */
+  readonly idleTimeout: number;
+  readonly fatalErrors: 'transient' | 'permanent';
+  readonly backoff: ResolvedBackoffConfig;
+  readonly transform: ((object: T) => T) | undefined;
+  readonly onStatus: ((status: ListWatchStatus) => void) | undefined;
+  readonly scheduler: SchedulerLike;
+  readonly signal: AbortSignal | undefined;
+}
+
+/**
+ * Checks `config` eagerly (a `TypeError` at call time, style rule 25) and fills in the defaults.
+ *
+ * @param config What the caller passed to {@link reflector} (or {@link listWatch}).
+ * @returns The config every part of the reflector reads.
+ */
+export function resolveReflectorConfig<T>(config: ReflectorConfig<T>): ResolvedReflectorConfig<T> {
+  if (config === null || typeof config !== 'object') throw new TypeError('[informer] config must be an object');
+  positiveInteger('pageSize', config.pageSize);
+  positiveInteger('timeoutSeconds', config.timeoutSeconds);
+  if (config.idleTimeout !== undefined && !(config.idleTimeout > 0)) {
+    throw new TypeError(`[informer] idleTimeout must be > 0 ms, got ${config.idleTimeout}`);
+  }
+  oneOf('fatalErrors', config.fatalErrors, ['transient', 'permanent']);
+  oneOf('listSemantic', config.listSemantic, ['any', 'mostRecent']);
+  for (const name of ['transform', 'onStatus'] as const) {
+    if (config[name] !== undefined && typeof config[name] !== 'function') {
+      throw new TypeError(`[informer] ${name} must be a function`);
+    }
+  }
+  const fixedTimeout = config.timeoutSeconds;
+  return {
+    pageSize: config.pageSize ?? 500,
+    pageSizeExplicit: config.pageSize !== undefined,
+    listSemantic: config.listSemantic ?? 'any',
+    streamingList: Boolean(config.streamingList),
+    timeoutSeconds: fixedTimeout === undefined ? () => Math.floor(300 + Math.random() * 300) : () => fixedTimeout,
+    idleTimeout: config.idleTimeout ?? 150_000,
+    fatalErrors: config.fatalErrors ?? 'transient',
+    backoff: resolveBackoffConfig(config.backoff),
+    transform: config.transform,
+    onStatus: config.onStatus,
+    scheduler: config.scheduler ?? asyncScheduler,
+    signal: config.signal,
+  };
+}
+
+/**
+ * Checks a {@link BackoffConfig} (each number finite and ≥ 0, else a `TypeError`) and fills in the
+ * R10 defaults: 800 ms doubling to 30 s, jitter 1, reset after 120 s, `Math.random`.
+ */
+export function resolveBackoffConfig(config: BackoffConfig | undefined): ResolvedBackoffConfig {
+  const resolved = {
+    initialDelay: config?.initialDelay ?? 800,
+    maxDelay: config?.maxDelay ?? 30_000,
+    factor: config?.factor ?? 2,
+    jitter: config?.jitter ?? 1,
+    resetAfter: config?.resetAfter ?? 120_000,
+  };
+  for (const [name, value] of Object.entries(resolved)) {
+    if (!Number.isFinite(value) || value < 0) {
+      throw new TypeError(`[informer] backoff.${name} must be a finite number >= 0, got ${value}`);
+    }
+  }
+  return { ...resolved, random: config?.random ?? Math.random };
+}
+
+function positiveInteger(name: string, value: number | undefined): void {
+  if (value !== undefined && !(Number.isInteger(value) && value > 0)) {
+    throw new TypeError(`[informer] ${name} must be a positive integer, got ${value}`);
+  }
+}
+
+function oneOf(name: string, value: string | undefined, allowed: readonly string[]): void {
+  if (value !== undefined && !allowed.includes(value)) {
+    throw new TypeError(`[informer] ${name} must be ${allowed.map((a) => `'${a}'`).join(' or ')}, got ${String(value)}`);
+  }
 }

@@ -1,213 +1,147 @@
-import { asyncScheduler, Subscription, type Observable, type Observer, type Subscriber } from 'rxjs';
-import type { ListerWatcher } from '../listerWatcher.js';
-import type { ListWatchStatus, RelistReason } from './listWatchStatus.js';
+/**
+ * The reflector's runtime: it drives {@link reflectorStep} and does what the effects say — emit,
+ * report, start the one in-flight request, run the backoff timer, fail — and feeds the ends of
+ * requests and timers back as inputs. It decides nothing about what comes next.
+ */
+import type { Observer, Subscriber, Subscription, TeardownLogic } from 'rxjs';
+import { TransformError, TransportError } from '../../errors.js';
+import type { ListerWatcher, ListRequest, ListResponse, WatchRequest } from '../listerWatcher.js';
 import type { RawEvent } from '../rawEvent.js';
-import type { ReflectorConfig } from './reflectorConfig.js';
-import { stalledError, TransformError } from '../../errors.js';
 import { createBackoff } from './backoff.js';
-import { isPermanent, retryAfterMs } from './classifyError.js';
+import type { ResolvedReflectorConfig } from './reflectorConfig.js';
+import { initialMemory, type BackOffEffect, type ReflectorEffect, type ReflectorInput, type ReflectorState } from './reflectorState.js';
+import { reflectorStep } from './reflectorStep.js';
+import { createRequestSlot } from './requestSlot.js';
+import { createWatchObserver } from './watchObserver.js';
+
+const start = { type: 'start' } as const;
+const backoffElapsed = { type: 'backoffElapsed' } as const;
 
 /**
- * The per-subscription state of a reflector and the moves its phases share: one in-flight request
- * at a time (with the idle watchdog), one backoff timer, status reporting, and the cycle entry
- * points the list and watch phases call on each other.
+ * Runs one reflector subscription until `subscriber` closes; returns its teardown (abort the
+ * request, clear the timers, close idle connections).
+ *
+ * @param listerWatcher The I/O seam.
+ * @param config The resolved config.
+ * @param subscriber Receives the raw events; errored by a fatal 403/404 or a throwing `onStatus`,
+ * completed when `config.signal` aborts.
  */
-export interface ReflectorRuntime<T> {
-  readonly listerWatcher: ListerWatcher<T>;
-  readonly config: ReflectorConfig<T>;
-  readonly subscriber: Subscriber<RawEvent<T>>;
-  readonly pageSize: number;
-  now(): number;
-  /** client-go `lastSyncResourceVersion`. */
-  lastSyncRV: string;
-  /** client-go `isLastSyncResourceVersionUnavailable`. */
-  rvUnavailable: boolean;
-  /** client-go `paginatedResult` (sticky). */
-  paginatedResult: boolean;
-
-  emit(event: RawEvent<T>): void;
-  status(status: ListWatchStatus): void;
-  transform(object: T): T;
-  timeoutSeconds(): number;
-  /** Runs `source` as THE in-flight request (aborting any previous one) under the idle watchdog. */
-  start<X>(source: Observable<X>, observer: Observer<X>, verb: string): void;
-  /** Reports `cause`, waits a backoff delay (slow for 403/404, Retry-After when given), then runs `then`. */
-  backoffThen(cause: Error, next: 'relist' | 'rewatch', then: () => void): void;
-  /** Reports an ERROR status; returns the error as an `Error`. */
-  reportError(error: unknown): Error;
-  /** R8: the cycle ended with an error: report, backoff (or fail on a fatal 403/404), relist. */
-  cycleFailed(error: unknown, reason: RelistReason): void;
-  /** Reports RELISTING and starts a new cycle now. */
-  relist(reason: RelistReason, cause?: Error): void;
-  /** Reports the error and RELISTING, then runs `then` now (no backoff). */
-  relistNow(reason: RelistReason, error: unknown, then: () => void): void;
-  /** A new ListAndWatch cycle: streaming list or LIST. */
-  cycle(): void;
-  /** Phase entry points, wired by {@link reflector}. */
-  list: () => void;
-  watch: (streaming: boolean) => void;
-  /** Aborts the request and clears every timer. */
-  dispose(): void;
-}
-
-/** The shared state and helpers of one reflector subscription: emit, status, backoff, one request at a time with its watchdog. */
-export function createReflectorRuntime<T>(
+export function runReflector<T>(
   listerWatcher: ListerWatcher<T>,
-  config: ReflectorConfig<T>,
+  config: ResolvedReflectorConfig<T>,
   subscriber: Subscriber<RawEvent<T>>,
-): ReflectorRuntime<T> {
-  const scheduler = config.scheduler ?? asyncScheduler;
+): TeardownLogic {
+  const { scheduler, signal, onStatus } = config;
+  if (signal?.aborted) {
+    subscriber.complete();
+    return undefined;
+  }
   const now = (): number => scheduler.now();
   const backoff = createBackoff(config.backoff, now);
-  const idleTimeout = config.idleTimeout ?? 150_000;
-  const { transform, onStatus } = config;
-  let request: Subscription | undefined;
+  const transform = wrapTransform(config.transform);
+  const fatal = (error: unknown): void => subscriber.error(error);
+  const slot = createRequestSlot(scheduler, config.idleTimeout, fatal);
+  let state: ReflectorState = { kind: 'idle', memory: initialMemory };
   let timer: Subscription | undefined;
-  let watchdog: Subscription | undefined;
-  let lastActivity = 0;
 
-  // A transform that throws ends this cycle like a list or watch failure; anything else is a bug
-  // of ours or of an onStatus callback and errors the Observable.
-  const fail = (error: unknown, verb: string): void => {
-    if (error instanceof TransformError) rt.cycleFailed(error, verb === 'list' ? 'listError' : 'watchError');
-    else subscriber.error(error);
+  const drive = (input: ReflectorInput<T>): void => {
+    const step = reflectorStep(state, input, config);
+    state = step.state;
+    for (const effect of step.effects) {
+      if (subscriber.closed) return;
+      perform(effect);
+    }
   };
-  const guard = (fn: () => void, verb = 'list'): void => {
+  const guard = (input: ReflectorInput<T>): void => {
     try {
-      fn();
+      drive(input);
     } catch (error) {
-      fail(error, verb);
+      fatal(error);
+    }
+  };
+  const watchObserver = createWatchObserver<T>({ subscriber, transform, input: drive, cancel: slot.cancel, now });
+
+  const perform = (effect: ReflectorEffect<T>): void => {
+    switch (effect.type) {
+      case 'emit':
+        return subscriber.next(effect.event);
+      case 'status':
+        return onStatus?.(effect.status);
+      case 'list':
+        return startList(effect.request);
+      case 'watch':
+        return startWatch(effect.request);
+      case 'backOff':
+        return startBackoff(effect);
+      case 'fail':
+        return subscriber.error(effect.error);
     }
   };
 
-  const rt: ReflectorRuntime<T> = {
-    listerWatcher,
-    config,
-    subscriber,
-    pageSize: config.pageSize ?? 500,
-    now,
-    lastSyncRV: '',
-    rvUnavailable: false,
-    paginatedResult: false,
-    emit: (event) => subscriber.next(event),
-    status: (value) => onStatus?.(value),
-    transform: transform
-      ? (object) => {
-          try {
-            return transform(object);
-          } catch (cause) {
-            throw new TransformError({ cause });
-          }
-        }
-      : (object) => object,
-    timeoutSeconds: () => config.timeoutSeconds ?? Math.floor(300 + Math.random() * 300),
+  const startList = (request: ListRequest): void => {
+    slot.start(listerWatcher.list(request), listObserver(config.transform ? transform : undefined, drive), 'list');
+  };
 
-    start(source, observer, verb) {
-      request?.unsubscribe();
-      watchdog?.unsubscribe();
-      request = watchdog = undefined;
-      if (subscriber.closed) return;
-      const holder = new Subscription();
-      request = holder;
-      const live = (): boolean => request === holder && !subscriber.closed;
-      const end = (): void => {
-        request = undefined;
-        watchdog?.unsubscribe();
-        watchdog = undefined;
-      };
-      lastActivity = now();
-      const check = (): void => {
-        if (request !== holder) return;
-        const idle = now() - lastActivity;
-        if (idle < idleTimeout) {
-          watchdog = scheduler.schedule(check, idleTimeout - idle);
-          return;
-        }
-        end();
-        holder.unsubscribe();
-        guard(() => observer.error(stalledError(verb, idle)), verb);
-      };
-      watchdog = scheduler.schedule(check, idleTimeout);
-      holder.add(
-        source.subscribe({
-          next: (value) => {
-            if (!live()) return;
-            lastActivity = now();
-            try {
-              observer.next(value); // no closure per event: this is the hot path
-            } catch (error) {
-              if (error instanceof TransformError) {
-                end();
-                holder.unsubscribe();
-              }
-              fail(error, verb);
-            }
-          },
-          error: (error: unknown) => {
-            if (!live()) return;
-            end();
-            guard(() => observer.error(error), verb);
-          },
-          complete: () => {
-            if (!live()) return;
-            end();
-            guard(() => observer.complete(), verb);
-          },
-        }),
-      );
+  const startWatch = (request: WatchRequest): void => {
+    watchObserver.begin(request, state.memory.lastSyncRV);
+    slot.start(listerWatcher.watch(request), watchObserver, 'watch');
+  };
+
+  const startBackoff = (effect: BackOffEffect): void => {
+    const step = effect.slow ? backoff.slow() : backoff.next(effect.retryAfterMs);
+    onStatus?.({ type: 'BACKING_OFF', attempt: step.attempt, delay: step.delay, cause: effect.cause, next: effect.next });
+    timer?.unsubscribe();
+    timer = scheduler.schedule(() => {
+      timer = undefined;
+      guard(backoffElapsed);
+    }, step.delay);
+  };
+
+  const onAbort = (): void => subscriber.complete();
+  signal?.addEventListener('abort', onAbort, { once: true });
+  guard(start);
+  return () => {
+    signal?.removeEventListener('abort', onAbort);
+    slot.cancel();
+    timer?.unsubscribe();
+    timer = undefined;
+    listerWatcher.closeIdleConnections?.();
+  };
+}
+
+/**
+ * The observer of one LIST page request: keeps the response, transforms its items when it
+ * completes, and feeds `page` — or `listFailed` for an error, a missing response or a throwing
+ * transform.
+ */
+function listObserver<T>(transform: ((object: T) => T) | undefined, input: (input: ReflectorInput<T>) => void): Observer<ListResponse<T>> {
+  let response: ListResponse<T> | undefined;
+  return {
+    next: (value) => {
+      response = value;
     },
-
-    backoffThen(cause, next, then) {
-      if (subscriber.closed) return;
-      const step = isPermanent(cause) ? backoff.slow() : backoff.next(retryAfterMs(cause));
-      rt.status({ type: 'BACKING_OFF', attempt: step.attempt, delay: step.delay, cause, next });
-      timer?.unsubscribe();
-      timer = scheduler.schedule(() => {
-        timer = undefined;
-        guard(then);
-      }, step.delay);
-    },
-
-    reportError(error) {
-      const err = error instanceof Error ? error : new Error(String(error));
-      rt.status({ type: 'ERROR', error: err, permanent: isPermanent(err) });
-      return err;
-    },
-
-    cycleFailed(error, reason) {
-      const err = rt.reportError(error);
-      if (isPermanent(err) && config.fatalErrors === 'permanent') {
-        subscriber.error(err);
-        return;
+    error: (error: unknown) => input({ type: 'listFailed', error }),
+    complete: () => {
+      if (!response) return input({ type: 'listFailed', error: new TransportError('list', 'the response ended without a list') });
+      let page: ListResponse<T>;
+      try {
+        page = transform ? { ...response, items: response.items.map(transform) } : response;
+      } catch (error) {
+        return input({ type: 'listFailed', error });
       }
-      rt.backoffThen(err, 'relist', () => rt.relist(reason, err));
-    },
-
-    relist(reason, cause) {
-      rt.status(cause ? { type: 'RELISTING', reason, cause } : { type: 'RELISTING', reason });
-      rt.cycle();
-    },
-
-    relistNow(reason, error, then) {
-      const cause = rt.reportError(error);
-      rt.status({ type: 'RELISTING', reason, cause });
-      then();
-    },
-
-    cycle() {
-      if (config.streamingList) rt.watch(true);
-      else rt.list();
-    },
-
-    list: () => undefined,
-    watch: () => undefined,
-
-    dispose() {
-      request?.unsubscribe();
-      timer?.unsubscribe();
-      watchdog?.unsubscribe();
-      request = timer = watchdog = undefined;
+      input({ type: 'page', response: page });
     },
   };
-  return rt;
+}
+
+/** `transform` with a throw turned into a {@link TransformError}; the identity when there is none. */
+function wrapTransform<T>(transform: ((object: T) => T) | undefined): (object: T) => T {
+  if (!transform) return (object) => object;
+  return (object) => {
+    try {
+      return transform(object);
+    } catch (cause) {
+      throw new TransformError({ cause });
+    }
+  };
 }
