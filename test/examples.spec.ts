@@ -24,7 +24,7 @@ function runExample(file: string, env: Record<string, string>, until: (lines: st
     const timer = setTimeout(() => {
       child.kill(); // never leave an example running behind a failed test
       reject(new Error(`${file} timed out; stdout: ${lines.join(' | ')}; stderr: ${stderr}`));
-    }, 20_000);
+    }, 50_000); // a hang guard, not a speed check: six examples start tsx at once, and a loaded 2-core machine takes 15 s for one
     child.stdout.on('data', (chunk: Buffer) => {
       lines.push(...chunk.toString().split('\n').filter(Boolean));
       if (until(lines)) {
