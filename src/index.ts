@@ -62,6 +62,7 @@ export { tombstone, isTombstone } from './store/delta.js';
 export type { Delta, DeltaEvent, DeltaBatch, Tombstone } from './store/delta.js';
 export type { Notification } from './store/notification.js';
 export type { KubeObject, ObjectMeta } from './store/kubeObject.js';
+export type { Json } from './store/json.js';
 
 /* Errors: one catalogue (src/errors.ts) */
 export { KubeApiError, TransportError, TransformError, InformerError, UnknownIndexError, LabelSelectorError } from './errors.js';
