@@ -114,14 +114,52 @@ test('examples/podController.ts reports the pending pod and the pod on a missing
   }
 });
 
-test('examples/indexByNode.ts prints pods per node from the index', async (t) => {
+/** The reports of indexByNode.ts so far: one block per header line, `node: count` per row. */
+function nodeReports(lines: readonly string[]): Map<string, number>[] {
+  const reports: Map<string, number>[] = [];
+  for (const line of lines) {
+    if (line.startsWith('pods by node at resourceVersion ')) reports.push(new Map());
+    const row = /^ {2}(.+): (\d+)$/.exec(line);
+    if (row) reports.at(-1)?.set(row[1]!, Number(row[2]));
+  }
+  return reports;
+}
+
+/** Polls `condition` every 10 ms; rejects with `describe()` after `timeoutMs`. */
+const waitFor = (condition: () => boolean, describe: () => string, timeoutMs = 15_000) =>
+  new Promise<void>((resolve, reject) => {
+    const check = setInterval(() => condition() && (clearInterval(check), clearTimeout(timer), resolve()), 10);
+    const timer = setTimeout(() => (clearInterval(check), reject(new Error(describe()))), timeoutMs);
+  });
+
+test('examples/indexByNode.ts prints pods per node once synced, then at most once a second while pods keep changing', async (t) => {
   const cluster = await exampleCluster();
+  const spawnedAt = Date.now();
+  let churn: ReturnType<typeof setInterval> | undefined;
   try {
     const run = runExample('examples/indexByNode.ts', cluster.env, (lines) => lines.includes('  node-b: 1'));
     await run.done;
-    run.child.kill();
     t.deepEqual(run.lines.slice(1, 5), ['  (unscheduled): 1', '  ghost: 1', '  node-a: 2', '  node-b: 1']);
+    // A busy cluster: a pod comes or goes on node-a every 20 ms and the changes never pause.
+    let n = 0;
+    churn = setInterval(() => {
+      n += 1;
+      cluster.server.create('pods', { metadata: { name: `churn-${n}`, namespace: 'web' }, spec: { nodeName: 'node-a', containers: [{ name: 'c', image: 'nginx' }] } });
+      if (n > 1) cluster.server.delete('pods', 'web', `churn-${n - 1}`);
+    }, 20);
+    const describe = () => `reports: ${JSON.stringify(nodeReports(run.lines).map((r) => [...r]))}`;
+    await waitFor(() => nodeReports(run.lines).length >= 3, describe);
+    clearInterval(churn);
+    // The last state is reported too (the trailing edge), and the rate stayed within once a second.
+    cluster.server.create('pods', { metadata: { name: 'last', namespace: 'db' }, spec: { nodeName: 'node-b', containers: [{ name: 'c', image: 'nginx' }] } });
+    await waitFor(() => nodeReports(run.lines).at(-1)?.get('node-b') === 2, describe);
+    const elapsedSeconds = (Date.now() - spawnedAt) / 1000;
+    run.child.kill();
+    const reports = nodeReports(run.lines);
+    t.true(reports.length <= 2 + elapsedSeconds, `${reports.length} reports in ${elapsedSeconds.toFixed(1)} s`);
+    t.is(reports.at(-1)?.get('node-a'), 3, 'the final report counts node-a\'s pods as they are: web-1, web-2 and the last churn pod');
   } finally {
+    clearInterval(churn);
     await cluster.close();
   }
 });
