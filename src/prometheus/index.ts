@@ -1,4 +1,8 @@
-/* rx-informer/prometheus: informer metrics for prom-client (an optional peer dependency). */
+/**
+ * rx-informer/prometheus: informer metrics for prom-client (an optional peer dependency).
+ *
+ * @module rx-informer/prometheus
+ */
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { InformerMetrics } from '../metrics/informerMetrics.js';
 
