@@ -92,8 +92,10 @@ export type ReconcileOutcome =
  *
  * ## Example
  * ```ts
- * import { map } from 'rxjs';
- * import { informer, reconcile } from 'rx-informer';
+ * import { map, type Observable } from 'rxjs';
+ * import { informer, reconcile, type KubeObject, type RawEvent } from 'rx-informer';
+ * declare const source$: Observable<RawEvent<KubeObject>>; // assuming: a List+Watch, e.g. listWatch(…)
+ * declare function ensureDeployment(key: string, signal: AbortSignal): Promise<void>; // assuming: your controller's work
  *
  * informer(source$).changes$.pipe(
  *   map((change) => change.key),

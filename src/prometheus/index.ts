@@ -25,11 +25,21 @@ export interface NamedMetricsSource {
  *
  * ## Example
  * ```ts
+ * import { KubeConfig } from '@kubernetes/client-node';
  * import { Registry } from 'prom-client';
+ * import { informerFactory } from 'rx-informer';
  * import { registerInformerMetrics } from 'rx-informer/prometheus';
  *
+ * const kubeConfig = new KubeConfig();
+ * kubeConfig.loadFromDefault();
+ * const factory = informerFactory(kubeConfig);
  * const registry = new Registry();
- * registerInformerMetrics(registry, () => factory.informers.map((i) => ({ name: i.resource.plural ?? i.resource.kind, metrics: i.metrics })));
+ * registerInformerMetrics(registry, () =>
+ *   factory.informers.map((informer) => ({
+ *     name: 'plural' in informer.resource ? informer.resource.plural : informer.resource.kind,
+ *     metrics: () => informer.metrics(),
+ *   })),
+ * );
  * // serve `await registry.metrics()` on /metrics
  * ```
  *

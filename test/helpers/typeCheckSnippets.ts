@@ -16,13 +16,14 @@ export interface Snippet {
   readonly code: string;
 }
 
-/** The project's compiler options, from tsconfig.json. */
+/** The project's compiler options, from tsconfig.json, without its unused-name lints. */
 function projectOptions(): ts.CompilerOptions {
   const configPath = join(root, 'tsconfig.json');
   const config = ts.readConfigFile(configPath, (path) => ts.sys.readFile(path));
   if (config.error) throw new Error(ts.flattenDiagnosticMessageText(config.error.messageText, '\n'));
   const parsed = ts.parseJsonConfigFileContent(config.config, ts.sys, root);
-  return { ...parsed.options, noEmit: true };
+  // Strict as the project is; a snippet may name a value only to show it, as examples do.
+  return { ...parsed.options, noEmit: true, noUnusedLocals: false, noUnusedParameters: false };
 }
 
 /**
@@ -60,6 +61,17 @@ export function markdownTsBlocks(file: string, markdown: string): Snippet[] {
   for (const match of markdown.matchAll(/^```ts\n([\s\S]*?)^```/gm)) {
     const line = markdown.slice(0, match.index).split('\n').length;
     blocks.push({ name: `${file}#${blocks.length + 1} (line ${line})`, code: match[1]! });
+  }
+  return blocks;
+}
+
+/** The ```ts blocks inside the TSDoc comments of a source file, ` * ` margins removed. */
+export function tsdocTsBlocks(file: string, source: string): Snippet[] {
+  const blocks: Snippet[] = [];
+  for (const match of source.matchAll(/^ \* ```ts\n([\s\S]*?)^ \* ```/gm)) {
+    const line = source.slice(0, match.index).split('\n').length;
+    const code = match[1]!.split('\n').map((text) => text.replace(/^ \* ?/, '')).join('\n');
+    blocks.push({ name: `${file}#${blocks.length + 1} (line ${line})`, code });
   }
   return blocks;
 }
