@@ -1,16 +1,15 @@
 /**
  * An index by node name: which pods run where, kept up to date by the informer, queried with
- * `byIndex` / `indexKeys` / `indexValues` without scanning the cache.
+ * `indexValues` / `indexKeys` without scanning the cache. It prints the counts once synced, then at
+ * most once a second while pods change (and the last state after the changes stop).
  *
  * Run: npx tsx examples/indexByNode.ts   (uses $KUBECONFIG or ~/.kube/config)
  */
-import { KubeConfig } from '@kubernetes/client-node';
-import { debounceTime } from 'rxjs';
-import { informer, listWatch, stripManagedFields, type KubeObject, type Snapshot } from 'rx-informer';
+import { KubeConfig, type V1Pod } from '@kubernetes/client-node';
+import { asyncScheduler, filter, throttleTime } from 'rxjs';
+import { informer, listWatch, stripManagedFields, type Json, type Snapshot } from 'rx-informer';
 
-interface Pod extends KubeObject {
-  readonly spec?: { readonly nodeName?: string };
-}
+type Pod = Json<V1Pod>; // client-node's model as the cache holds it: plain JSON
 
 const kubeConfig = new KubeConfig();
 kubeConfig.loadFromDefault();
@@ -27,5 +26,11 @@ function report(snapshot: Snapshot<Pod>): void {
   for (const [node, count] of rows) console.log(`  ${node}: ${count}`);
 }
 
-// Print once synced, then at most once a second while pods change.
-pods.snapshots$.pipe(debounceTime(1000)).subscribe((snapshot) => snapshot.synced && report(snapshot));
+// The synced snapshot at once; then the newest one at most once a second (throttle's leading and
+// trailing edges: a busy cluster still gets a report every second, a quiet one its last change).
+pods.snapshots$
+  .pipe(
+    filter((snapshot) => snapshot.synced),
+    throttleTime(1000, asyncScheduler, { leading: true, trailing: true }),
+  )
+  .subscribe(report);

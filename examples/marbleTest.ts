@@ -5,13 +5,14 @@
  *
  * Run: npx tsx examples/marbleTest.ts
  */
+import type { V1Pod } from '@kubernetes/client-node';
 import { deepStrictEqual } from 'node:assert';
-import { distinct, filter, map } from 'rxjs';
-import { informer, type KubeObject, type Notification } from 'rx-informer';
+import { distinct, filter, map, type Observable } from 'rxjs';
+import { informer, type Json, type Notification } from 'rx-informer';
 import { added, listEvents, marbleSource, modified, pod, runMarbles } from 'rx-informer/testing';
 
 /** The pipeline under test: keys of pods that turned Failed, each once. */
-const failedPods = (changes: import('rxjs').Observable<Notification<KubeObject & { status?: { phase?: string } }>>) =>
+const failedPods = (changes: Observable<Notification<Json<V1Pod>>>) =>
   changes.pipe(
     filter((change) => change.type !== 'delete' && change.object.status?.phase === 'Failed'),
     map((change) => change.key),

@@ -3,18 +3,16 @@
  * a handler that reads the listers (the snapshots) instead of calling the API server.
  *
  * It reports pods bound to a node that does not exist and pods waiting in Pending, and looks at
- * them again every 30 s until they are fixed.
+ * them again every 30 s (`RECHECK_SECONDS`) until they are fixed.
  *
  * Run: npx tsx examples/podController.ts   (uses $KUBECONFIG or ~/.kube/config)
  */
-import { KubeConfig } from '@kubernetes/client-node';
+import { KubeConfig, type V1Pod } from '@kubernetes/client-node';
 import { from, map, merge, mergeMap } from 'rxjs';
-import { informerFactory, predicateFilter, predicates, reconcile, stripManagedFields, type KubeObject } from 'rx-informer';
+import { informerFactory, predicateFilter, predicates, reconcile, stripManagedFields, type Json } from 'rx-informer';
 
-interface Pod extends KubeObject {
-  readonly spec?: { readonly nodeName?: string };
-  readonly status?: { readonly phase?: string };
-}
+type Pod = Json<V1Pod>; // client-node's model as the cache holds it: plain JSON
+const recheckMs = Number(process.env['RECHECK_SECONDS'] ?? 30) * 1000;
 
 const kubeConfig = new KubeConfig();
 kubeConfig.loadFromDefault();
@@ -52,11 +50,11 @@ function check(key: string): { requeueAfterMs: number } | undefined {
   const node = pod.spec?.nodeName;
   if (node !== undefined && !nodes.snapshot.has(node)) {
     console.log(`${key}: bound to missing node ${node}`);
-    return { requeueAfterMs: 30_000 };
+    return { requeueAfterMs: recheckMs };
   }
   if (pod.status?.phase === 'Pending') {
     console.log(`${key}: pending`);
-    return { requeueAfterMs: 30_000 };
+    return { requeueAfterMs: recheckMs };
   }
   return undefined;
 }

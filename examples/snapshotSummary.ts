@@ -1,16 +1,15 @@
 /**
- * A snapshot stream rendered as a summary: every second, the pods per phase and per namespace,
- * computed from the immutable snapshot (iteration without copying).
+ * A snapshot stream rendered as a summary: the pods per phase and per namespace, computed from the
+ * immutable snapshot (its frozen objects are read in place, never copied), printed at most once a
+ * second and only when it changes.
  *
  * Run: npx tsx examples/snapshotSummary.ts   (uses $KUBECONFIG or ~/.kube/config)
  */
-import { KubeConfig } from '@kubernetes/client-node';
+import { KubeConfig, type V1Pod } from '@kubernetes/client-node';
 import { distinctUntilChanged, filter, map, sampleTime } from 'rxjs';
-import { informer, listWatch, stripManagedFields, type KubeObject, type Snapshot } from 'rx-informer';
+import { informer, listWatch, stripManagedFields, type Json, type Snapshot } from 'rx-informer';
 
-interface Pod extends KubeObject {
-  readonly status?: { readonly phase?: string };
-}
+type Pod = Json<V1Pod>; // client-node's model as the cache holds it: plain JSON
 
 const kubeConfig = new KubeConfig();
 kubeConfig.loadFromDefault();
@@ -31,8 +30,9 @@ function summarize(snapshot: Snapshot<Pod>): string {
 pods.snapshots$
   .pipe(
     filter((snapshot) => snapshot.synced),
-    sampleTime(1000),
+    sampleTime(1000), // the newest snapshot of each second that saw one
+
     map(summarize),
-    distinctUntilChanged(),
+    distinctUntilChanged(), // only a summary that differs from the last one printed
   )
   .subscribe((line) => console.log(line));

@@ -198,7 +198,11 @@ export class TransformError extends Error {
  */
 export type InformerErrorReason = 'invalidObject' | 'indexFunc' | 'handler' | 'hook';
 
-/** Options of the {@link InformerError} constructor; which fields are set depends on the reason. */
+/**
+ * Options of the {@link InformerError} constructor; which fields are set depends on the reason.
+ *
+ * @inline
+ */
 export interface InformerErrorOptions {
   readonly cause: unknown;
   /** The cache key concerned (`indexFunc`, `handler`). */

@@ -1,10 +1,12 @@
-/*
+/**
  * rx-informer: Kubernetes informers as RxJS streams. This file alone decides what is public; every
  * name here has TSDoc at its definition. Union members (a status, a raw event, a delta of one type)
  * are reached with `Extract<>`, e.g. `Extract<ListWatchStatus, { type: 'ERROR' }>`.
  *
  * Also: `rx-informer/testing` (fakes, builders, marbles; needs rxjs only), `rx-informer/test-server`
  * (an in-process API server) and `rx-informer/prometheus` (metrics for prom-client).
+ *
+ * @module rx-informer
  */
 
 /* Informers: the cache of one collection, shared */
@@ -26,7 +28,7 @@ export type { RawEvent } from './sources/rawEvent.js';
 export type { ListWatchConfig } from './sources/listWatchConfig.js';
 export type { ListWatchResource } from './sources/listWatchResource.js';
 export type { ReflectorConfig, BackoffConfig } from './sources/reflector/reflectorConfig.js';
-export type { ListWatchStatus } from './sources/reflector/listWatchStatus.js';
+export type { ListWatchStatus, RelistReason } from './sources/reflector/listWatchStatus.js';
 export type { ListerWatcher, ListRequest, ListResponse, WatchRequest, WatchMessage } from './sources/listerWatcher.js';
 
 /* Operators: the informer's stages, each usable with pipe() */
@@ -62,6 +64,7 @@ export { tombstone, isTombstone } from './store/delta.js';
 export type { Delta, DeltaEvent, DeltaBatch, Tombstone } from './store/delta.js';
 export type { Notification } from './store/notification.js';
 export type { KubeObject, ObjectMeta } from './store/kubeObject.js';
+export type { Json } from './store/json.js';
 
 /* Errors: one catalogue (src/errors.ts) */
 export { KubeApiError, TransportError, TransformError, InformerError, UnknownIndexError, LabelSelectorError } from './errors.js';

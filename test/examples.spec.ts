@@ -37,18 +37,21 @@ function runExample(file: string, env: Record<string, string>, until: (lines: st
       if (!until(lines)) reject(new Error(`${file} exited ${code}; stdout: ${lines.join(' | ')}; stderr: ${stderr}`));
     });
   });
-  return { child, lines, done };
+  return { child, lines, done, stderr: () => stderr };
 }
 
-test('the README kubeconfig example watches ConfigMaps from the server $KUBECONFIG names', async (t) => {
+test('the README kubeconfig example watches ConfigMaps from the server $KUBECONFIG names, reporting errors on stderr', async (t) => {
   const server = await createTestApiServer();
   const dir = await mkdtemp(join(tmpdir(), 'rx-informer-example-'));
   try {
     for (const name of ['a', 'b', 'c']) server.create('configmaps', { metadata: { name, namespace: 'default' } });
     const kubeconfig = join(dir, 'config');
     await server.writeKubeConfig(kubeconfig);
+    // The first LIST fails: the error goes to stderr through onStatus, and the retry syncs.
+    server.failNext({ status: 500, verbs: ['list'], message: 'etcd is having a bad day' });
     const run = runExample('examples/watchConfigMaps.ts', { KUBECONFIG: kubeconfig }, (lines) => lines.includes('synced: 3 ConfigMaps'));
     await run.done;
+    t.regex(run.stderr(), /cannot list configmaps.*etcd is having a bad day/);
     server.patch('configmaps', 'default', 'b', { data: { x: '1' } });
     server.delete('configmaps', 'default', 'c');
     await new Promise<void>((resolve, reject) => {
@@ -99,12 +102,33 @@ const waitForLine = (lines: string[], wanted: string, timeoutMs = 10_000) =>
     const timer = setTimeout(() => (clearInterval(check), reject(new Error(`no line "${wanted}" in: ${lines.join(' | ')}`))), timeoutMs);
   });
 
-test('examples/podController.ts reports the pending pod and the pod on a missing node, and follows node changes', async (t) => {
+/** Polls `condition` every 10 ms; rejects with `describe()` after `timeoutMs`. */
+const waitFor = (condition: () => boolean, describe: () => string, timeoutMs = 15_000) =>
+  new Promise<void>((resolve, reject) => {
+    const check = setInterval(() => condition() && (clearInterval(check), clearTimeout(timer), resolve()), 10);
+    const timer = setTimeout(() => (clearInterval(check), reject(new Error(describe()))), timeoutMs);
+  });
+
+test('examples/podController.ts reports the pending pod and the pod on a missing node, looks again every period until fixed, and follows node changes', async (t) => {
   const cluster = await exampleCluster();
+  const count = (lines: readonly string[], wanted: string) => lines.filter((line) => line === wanted).length;
+  const pending = 'db/db-2: pending';
+  const ghost = 'web/web-3: bound to missing node ghost';
   try {
-    const run = runExample('examples/podController.ts', cluster.env, (lines) => lines.includes('db/db-2: pending') && lines.includes('web/web-3: bound to missing node ghost'));
+    const run = runExample('examples/podController.ts', { ...cluster.env, RECHECK_SECONDS: '1' }, (lines) => lines.includes(pending) && lines.includes(ghost));
     await run.done;
     t.is(run.lines[0], 'synced: 5 pods on 2 nodes');
+    const describe = () => run.lines.join(' | ');
+    // Looked at again every period while broken ...
+    await waitFor(() => count(run.lines, pending) >= 2 && count(run.lines, ghost) >= 2, describe);
+    // ... and no more once fixed: web-3, still broken, is the clock. Two of its periods let the fix
+    // arrive (timers can run before the socket is read), two more must pass without db-2.
+    cluster.server.patch('pods', 'db', 'db-2', { status: { phase: 'Running' } });
+    const ghostsAtFix = count(run.lines, ghost);
+    await waitFor(() => count(run.lines, ghost) >= ghostsAtFix + 2, describe);
+    const pendingAfterFix = count(run.lines, pending);
+    await waitFor(() => count(run.lines, ghost) >= ghostsAtFix + 4, describe);
+    t.is(count(run.lines, pending), pendingAfterFix, 'a fixed pod is not reported again');
     cluster.server.delete('nodes', undefined, 'node-b');
     await waitForLine(run.lines, 'db/db-1: bound to missing node node-b');
     run.child.kill();
@@ -114,27 +138,66 @@ test('examples/podController.ts reports the pending pod and the pod on a missing
   }
 });
 
-test('examples/indexByNode.ts prints pods per node from the index', async (t) => {
+/** The reports of indexByNode.ts so far: one block per header line, `node: count` per row. */
+function nodeReports(lines: readonly string[]): Map<string, number>[] {
+  const reports: Map<string, number>[] = [];
+  for (const line of lines) {
+    if (line.startsWith('pods by node at resourceVersion ')) reports.push(new Map());
+    const row = /^ {2}(.+): (\d+)$/.exec(line);
+    if (row) reports.at(-1)?.set(row[1]!, Number(row[2]));
+  }
+  return reports;
+}
+
+test('examples/indexByNode.ts prints pods per node once synced, then at most once a second while pods keep changing', async (t) => {
   const cluster = await exampleCluster();
+  const spawnedAt = Date.now();
+  let churn: ReturnType<typeof setInterval> | undefined;
   try {
     const run = runExample('examples/indexByNode.ts', cluster.env, (lines) => lines.includes('  node-b: 1'));
     await run.done;
-    run.child.kill();
     t.deepEqual(run.lines.slice(1, 5), ['  (unscheduled): 1', '  ghost: 1', '  node-a: 2', '  node-b: 1']);
+    // A busy cluster: a pod comes or goes on node-a every 20 ms and the changes never pause.
+    let n = 0;
+    churn = setInterval(() => {
+      n += 1;
+      cluster.server.create('pods', { metadata: { name: `churn-${n}`, namespace: 'web' }, spec: { nodeName: 'node-a', containers: [{ name: 'c', image: 'nginx' }] } });
+      if (n > 1) cluster.server.delete('pods', 'web', `churn-${n - 1}`);
+    }, 20);
+    const describe = () => `reports: ${JSON.stringify(nodeReports(run.lines).map((r) => [...r]))}`;
+    await waitFor(() => nodeReports(run.lines).length >= 3, describe);
+    clearInterval(churn);
+    // The last state is reported too (the trailing edge), and the rate stayed within once a second.
+    cluster.server.create('pods', { metadata: { name: 'last', namespace: 'db' }, spec: { nodeName: 'node-b', containers: [{ name: 'c', image: 'nginx' }] } });
+    await waitFor(() => nodeReports(run.lines).at(-1)?.get('node-b') === 2, describe);
+    const elapsedSeconds = (Date.now() - spawnedAt) / 1000;
+    run.child.kill();
+    const reports = nodeReports(run.lines);
+    t.true(reports.length <= 2 + elapsedSeconds, `${reports.length} reports in ${elapsedSeconds.toFixed(1)} s`);
+    t.is(reports.at(-1)?.get('node-a'), 3, 'the final report counts node-a\'s pods as they are: web-1, web-2 and the last churn pod');
   } finally {
+    clearInterval(churn);
     await cluster.close();
   }
 });
 
-test('examples/snapshotSummary.ts renders the snapshot and follows changes', async (t) => {
+test('examples/snapshotSummary.ts prints the summary at most once a second, and only when it changes', async (t) => {
   const cluster = await exampleCluster();
+  const spawnedAt = Date.now();
   try {
     const run = runExample('examples/snapshotSummary.ts', cluster.env, (lines) => lines.includes('5 pods in 2 namespaces: Pending=1 Running=4'));
     await run.done;
+    // Changes that leave the summary as it is: 75 label writes, 20 ms apart, span more than one
+    // sampling period (setInterval never fires early), so a summary printed per tick would repeat.
+    let writes = 0;
+    const relabel = setInterval(() => cluster.server.patch('pods', 'web', 'web-1', { metadata: { labels: { tick: String(++writes) } } }), 20);
+    await waitFor(() => writes >= 75, () => `${writes} label writes`).finally(() => clearInterval(relabel));
     cluster.server.patch('pods', 'db', 'db-2', { status: { phase: 'Running' } });
     await waitForLine(run.lines, '5 pods in 2 namespaces: Running=5');
+    const elapsedSeconds = (Date.now() - spawnedAt) / 1000;
     run.child.kill();
-    t.pass();
+    t.deepEqual(run.lines, ['5 pods in 2 namespaces: Pending=1 Running=4', '5 pods in 2 namespaces: Running=5'], 'each summary once');
+    t.true(run.lines.length <= 1 + elapsedSeconds);
   } finally {
     await cluster.close();
   }

@@ -2,6 +2,7 @@ import test from 'ava';
 import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
+import { markdownTsBlocks, typeCheckSnippets } from './helpers/typeCheckSnippets.js';
 
 const run = promisify(execFile);
 const root = new URL('../', import.meta.url);
@@ -24,4 +25,21 @@ test('the README keeps exactly two set-up commands, and they name scripts that e
   t.regex(setUp[1]!, /^npm install && npm test\b/);
   t.truthy(pkg.scripts.start);
   t.truthy(pkg.scripts.test);
+});
+
+test('every TypeScript block of the README type-checks as it stands (strict, its own imports, nothing hidden)', async (t) => {
+  const readme = await readFile(new URL('README.md', root), 'utf8');
+  const blocks = markdownTsBlocks('README.md', readme);
+  t.true(blocks.length >= 5, `${blocks.length} blocks`);
+  t.deepEqual(typeCheckSnippets(blocks), []);
+});
+
+test('the snippet check can fail: an undefined name, a missing import and a script are each reported', (t) => {
+  const problems = typeCheckSnippets([
+    { name: 'undefined-name', code: "import { informer } from 'rx-informer';\ninformer(source$);\n" },
+    { name: 'no-import', code: 'const keys = [1, 2].map((n) => String(n));\nmap(keys);\n' },
+  ]);
+  t.true(problems.some((p) => p.startsWith('undefined-name:2: ') && p.includes("'source$'")), problems.join('\n'));
+  t.true(problems.some((p) => p.startsWith('no-import: imports nothing')), problems.join('\n'));
+  t.true(problems.some((p) => p.startsWith('no-import:2: ') && p.includes("'map'")), problems.join('\n'));
 });

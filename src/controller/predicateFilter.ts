@@ -25,8 +25,11 @@ export interface PredicateFilterConfig {
  *
  * ## Example
  * ```ts
+ * import type { V1Pod } from '@kubernetes/client-node';
  * import { map } from 'rxjs';
- * import { predicateFilter, predicates, reconcile } from 'rx-informer';
+ * import { predicateFilter, predicates, reconcile, type Informer, type Json, type ReconcileHandler } from 'rx-informer';
+ * declare const pods: Informer<Json<V1Pod>>; // assuming: an informer of pods
+ * declare const handler: ReconcileHandler; // assuming: your reconcile handler
  *
  * pods.changes$.pipe(
  *   predicateFilter(predicates.combine(predicates.generation, predicates.labels)),

@@ -21,7 +21,10 @@ function canonical(value: unknown): string | undefined {
  *
  * ## Example
  * ```ts
- * import { predicateFilter, predicates } from 'rx-informer';
+ * import type { Observable } from 'rxjs';
+ * import { predicateFilter, predicates, type KubeObject, type Notification } from 'rx-informer';
+ * declare const changes$: Observable<Notification<KubeObject>>; // assuming: an informer's changes$
+ *
  * // Reconcile on spec changes (generation), or on any change for kinds without a generation:
  * changes$.pipe(predicateFilter(predicates.fallback(predicates.generation, predicates.resourceVersion)));
  * ```

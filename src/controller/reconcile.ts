@@ -2,8 +2,34 @@ import { asyncScheduler, from, type ObservableInput, type OperatorFunction, type
 import { operate } from '../operators/operate.js';
 import { itemExponentialLimiter, maxOfLimiters, tokenBucketLimiter } from './rateLimiter.js';
 
-/** What a reconcile handler may return (or resolve to): nothing, or a request to run again later. */
-export type ReconcileResult = void | undefined | { readonly requeueAfterMs?: number };
+/**
+ * What a reconcile handler returns or resolves to: `{ requeueAfterMs }` to have the key run again
+ * after that long, or anything else for "done": nothing, `null`, or the object its last call
+ * resolved to, so that a handler may end with `return api.replaceNamespacedConfigMap(…)`.
+ *
+ * So that no result is misread, the compiler refuses an object whose `requeueAfterMs` is not a
+ * number, or that carries controller-runtime's `requeue` / `requeueAfter` (which this operator would
+ * ignore: write `{ requeueAfterMs: 5_000 }`). A Promise, Observable or async iterable is awaited,
+ * never taken as the result itself. At run time a `requeueAfterMs` that is not a number fails the
+ * run with a `TypeError` saying so.
+ */
+export type ReconcileResult =
+  | void
+  | null
+  | (object & {
+      /** Run the key again after this many milliseconds (the run still counts as a success). */
+      readonly requeueAfterMs?: number;
+      /** Not read here: controller-runtime's name. Write `requeueAfterMs` (milliseconds). */
+      readonly requeueAfter?: never;
+      /** Not read here: controller-runtime's flag. Write `{ requeueAfterMs }`. */
+      readonly requeue?: never;
+      /** Thenables are awaited: they are not a result. */
+      readonly then?: never;
+      /** Observables are subscribed: they are not a result. */
+      readonly subscribe?: never;
+      /** Async iterables are iterated: they are not a result. */
+      readonly [Symbol.asyncIterator]?: never;
+    });
 
 /** What a reconcile handler is given besides the key. */
 export interface ReconcileContext {
@@ -66,8 +92,10 @@ export type ReconcileOutcome =
  *
  * ## Example
  * ```ts
- * import { map } from 'rxjs';
- * import { informer, reconcile } from 'rx-informer';
+ * import { map, type Observable } from 'rxjs';
+ * import { informer, reconcile, type KubeObject, type RawEvent } from 'rx-informer';
+ * declare const source$: Observable<RawEvent<KubeObject>>; // assuming: a List+Watch, e.g. listWatch(…)
+ * declare function ensureDeployment(key: string, signal: AbortSignal): Promise<void>; // assuming: your controller's work
  *
  * informer(source$).changes$.pipe(
  *   map((change) => change.key),
@@ -120,11 +148,15 @@ export function reconcile(handler: ReconcileHandler, config: ReconcileConfig = {
       waiting.set(key, { readyAt, timer });
     };
 
-    const finish = (key: string, failed: boolean, value: unknown): void => {
+    const finish = (key: string, threw: boolean, result: unknown): void => {
       if (!running.delete(key)) return;
+      // A result that is not one (a requeueAfterMs that is no number) fails the run, as a throw would.
+      const requeue = threw ? undefined : requeueDelayOf(key, result);
+      const failed = threw || requeue instanceof TypeError;
+      const value = requeue instanceof TypeError ? requeue : result;
+      const requeueAfterMs = requeue instanceof TypeError ? undefined : requeue;
       // Requeue first (AddRateLimited / AddAfter), then Done: a key re-added meanwhile goes back in line.
       const retryAfterMs = failed ? limiter.when(key) : 0;
-      const requeueAfterMs = failed ? undefined : (value as Exclude<ReconcileResult, void> | undefined)?.requeueAfterMs;
       if (failed) addAfter(key, retryAfterMs);
       else {
         limiter.forget(key);
@@ -201,4 +233,11 @@ function isObservableInput(value: unknown): value is ObservableInput<ReconcileRe
   if (value === null || typeof value !== 'object') return false;
   const candidate = value as { then?: unknown; subscribe?: unknown; [Symbol.asyncIterator]?: unknown };
   return typeof candidate.then === 'function' || typeof candidate.subscribe === 'function' || typeof candidate[Symbol.asyncIterator] === 'function';
+}
+
+/** The `requeueAfterMs` of a handler's result: undefined for none, a TypeError for one that is not a number. */
+function requeueDelayOf(key: string, value: unknown): number | undefined | TypeError {
+  const delay = value === null || typeof value !== 'object' ? undefined : (value as { readonly requeueAfterMs?: unknown }).requeueAfterMs;
+  if (delay === undefined || typeof delay === 'number') return delay;
+  return new TypeError(`[informer] reconcile: requeueAfterMs must be a number of milliseconds; the handler of ${key} resolved to { requeueAfterMs: ${JSON.stringify(delay) ?? String(delay)} }`);
 }

@@ -43,12 +43,16 @@ export interface InformerMetrics {
  *
  * ## Example
  * ```ts
+ * import { KubeConfig } from '@kubernetes/client-node';
  * import { tap } from 'rxjs';
  * import { informer, informerMetrics, listWatch } from 'rx-informer';
  *
+ * const kubeConfig = new KubeConfig();
+ * kubeConfig.loadFromDefault();
  * const metrics = informerMetrics();
- * const source = listWatch(kc, { version: 'v1', plural: 'pods' }, { onStatus: metrics.onStatus }).pipe(tap(metrics.onEvent));
+ * const source = listWatch(kubeConfig, { version: 'v1', plural: 'pods' }, { onStatus: metrics.onStatus }).pipe(tap((event) => metrics.onEvent(event)));
  * const pods = informer(source, { onUpdate: metrics.onUpdate });
+ * pods.changes$.subscribe();
  * setInterval(() => console.log(metrics.read()), 10_000);
  * ```
  */

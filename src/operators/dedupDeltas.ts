@@ -24,13 +24,13 @@ import { dedupDeltaList } from '../store/deltaRules.js';
  * ## Example
  * ```ts
  * import { of } from 'rxjs';
- * import { dedupDeltas } from 'rx-informer';
+ * import { dedupDeltas, type DeltaBatch } from 'rx-informer';
  *
  * const v = (rv: string) => ({ metadata: { name: 'a', resourceVersion: rv } });
- * of({ deltas: new Map([['a', [
- *   { type: 'Updated' as const, key: 'a', object: v('1') },
- *   { type: 'Updated' as const, key: 'a', object: v('2') },
- * ]]]) }).pipe(dedupDeltas()).subscribe((b) => console.log(b.deltas.get('a')!.map((d) => d.object.metadata.resourceVersion)));
+ * const batch: DeltaBatch<ReturnType<typeof v>> = {
+ *   deltas: new Map([['a', [{ type: 'Updated', key: 'a', object: v('1') }, { type: 'Updated', key: 'a', object: v('2') }]]]),
+ * };
+ * of(batch).pipe(dedupDeltas()).subscribe((b) => console.log(b.deltas.get('a')?.map((d) => d.type === 'Updated' && d.object.metadata.resourceVersion)));
  * // Logs:
  * // [ '2' ]
  * ```

@@ -35,9 +35,14 @@ export function resyncEnabled(periodMs: number): boolean {
  *
  * ## Example
  * ```ts
- * import { informer, resync } from 'rx-informer';
- * // informer(source$, { resyncMs: 30_000 }) uses this operator; standalone:
- * // batches$.pipe(resync(30_000))
+ * import { bufferByKey, dedupDeltas, informer, resync, toDeltas } from 'rx-informer';
+ * import { configMap, fakeListWatch } from 'rx-informer/testing';
+ *
+ * const api = fakeListWatch([configMap('a')]);
+ * // informer() runs this stage itself, with `resyncMs`:
+ * informer(api.events$, { resyncMs: 30_000 });
+ * // standalone, after the batching stages:
+ * api.events$.pipe(toDeltas(), bufferByKey(), dedupDeltas(), resync(30_000));
  * ```
  *
  * @param periodMs time between resyncs in milliseconds; `0` or `Infinity` disables.

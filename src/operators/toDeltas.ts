@@ -100,14 +100,12 @@ export function unknownRawEvent(event: never): TypeError {
  *
  * ## Example
  * ```ts
- * import { of } from 'rxjs';
+ * import { from } from 'rxjs';
  * import { toDeltas } from 'rx-informer';
+ * import { configMap, listEvents } from 'rx-informer/testing';
  *
- * of(
- *   { type: 'LIST_START' },
- *   { type: 'LIST_PAGE', items: [{ metadata: { name: 'a', resourceVersion: '1' } }], page: 1, itemsSoFar: 1 },
- *   { type: 'LIST_DONE', resourceVersion: '1' },
- * ).pipe(toDeltas()).subscribe((d) => console.log(d.type));
+ * // LIST_START, LIST_PAGE (one ConfigMap), LIST_DONE at resourceVersion 1:
+ * from(listEvents([configMap('a', { resourceVersion: '1' })], '1')).pipe(toDeltas()).subscribe((d) => console.log(d.type));
  * // Logs:
  * // Replaced
  * // Listed

@@ -1,4 +1,8 @@
-/* rx-informer/prometheus: informer metrics for prom-client (an optional peer dependency). */
+/**
+ * rx-informer/prometheus: informer metrics for prom-client (an optional peer dependency).
+ *
+ * @module rx-informer/prometheus
+ */
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { InformerMetrics } from '../metrics/informerMetrics.js';
 
@@ -21,11 +25,21 @@ export interface NamedMetricsSource {
  *
  * ## Example
  * ```ts
+ * import { KubeConfig } from '@kubernetes/client-node';
  * import { Registry } from 'prom-client';
+ * import { informerFactory } from 'rx-informer';
  * import { registerInformerMetrics } from 'rx-informer/prometheus';
  *
+ * const kubeConfig = new KubeConfig();
+ * kubeConfig.loadFromDefault();
+ * const factory = informerFactory(kubeConfig);
  * const registry = new Registry();
- * registerInformerMetrics(registry, () => factory.informers.map((i) => ({ name: i.resource.plural ?? i.resource.kind, metrics: i.metrics })));
+ * registerInformerMetrics(registry, () =>
+ *   factory.informers.map((informer) => ({
+ *     name: 'plural' in informer.resource ? informer.resource.plural : informer.resource.kind,
+ *     metrics: () => informer.metrics(),
+ *   })),
+ * );
  * // serve `await registry.metrics()` on /metrics
  * ```
  *

@@ -10,7 +10,11 @@
  */
 export type ListWatchResource = GroupVersionResource | ApiVersionKind;
 
-/** A resource named by group, version and plural. `group` absent or `""` = the core group. */
+/**
+ * A resource named by group, version and plural. `group` absent or `""` = the core group.
+ *
+ * @inline
+ */
 export interface GroupVersionResource {
   readonly group?: string;
   readonly version: string;
@@ -18,7 +22,7 @@ export interface GroupVersionResource {
   readonly namespace?: string;
 }
 
-/** A resource named by `apiVersion` and `kind`, as in an object's manifest. */
+/** A resource named by `apiVersion` and `kind`, as in an object's manifest. @inline */
 export interface ApiVersionKind {
   readonly apiVersion: string;
   readonly kind: string;

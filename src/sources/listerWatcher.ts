@@ -54,13 +54,11 @@ export interface WatchRequest {
   readonly resourceVersionMatch?: string;
 }
 
-/** A watch event exactly as the server framed it (the parsed JSON line). */
-export interface WatchObjectMessage<T> {
-  readonly type: 'ADDED' | 'MODIFIED' | 'DELETED';
-  readonly object: T;
-}
-
-/** A bookmark as the server framed it: only `metadata.resourceVersion` (and annotations) are meaningful. */
+/**
+ * A bookmark as the server framed it: only `metadata.resourceVersion` (and annotations) are meaningful.
+ *
+ * @inline
+ */
 export interface WatchBookmarkMessage {
   readonly type: 'BOOKMARK';
   readonly object: {
@@ -68,12 +66,20 @@ export interface WatchBookmarkMessage {
   };
 }
 
-/** Signals of the transport rather than the server's events: the watch was accepted, or bytes arrived. */
+/**
+ * Signals of the transport rather than the server's events: the watch was accepted, or bytes arrived.
+ *
+ * @inline
+ */
 export interface WatchSignal {
   readonly type: 'OPEN' | 'PROGRESS';
 }
 
 /** What {@link ListerWatcher.watch} emits. `ERROR` events arrive as a {@link KubeApiError} error instead. */
-export type WatchMessage<T> = WatchObjectMessage<T> | WatchBookmarkMessage | WatchSignal;
+export type WatchMessage<T> =
+  /** A watch event exactly as the server framed it (the parsed JSON line). */
+  | { readonly type: 'ADDED' | 'MODIFIED' | 'DELETED'; readonly object: T }
+  | WatchBookmarkMessage
+  | WatchSignal;
 
 export type { KubeStatus };

@@ -14,7 +14,7 @@
  */
 export type RawEvent<T> = WatchEvent<T> | BookmarkEvent | ListStart | ListPage<T> | ListDone;
 
-/** A watch event carrying an object. */
+/** A watch event carrying an object. @inline */
 export interface WatchEvent<T> {
   readonly type: 'ADDED' | 'MODIFIED' | 'DELETED';
   readonly object: T;
@@ -23,6 +23,8 @@ export interface WatchEvent<T> {
 /**
  * A watch bookmark: no object changed, the collection is current as of `resourceVersion`.
  * `initialEventsEnd` is set on the bookmark that ends the initial events of a streaming list.
+ *
+ * @inline
  */
 export interface BookmarkEvent {
   readonly type: 'BOOKMARK';
@@ -30,7 +32,7 @@ export interface BookmarkEvent {
   readonly initialEventsEnd?: boolean;
 }
 
-/** A (re)list begins; anything buffered from an earlier unfinished list is dropped. */
+/** A (re)list begins; anything buffered from an earlier unfinished list is dropped. @inline */
 export interface ListStart {
   readonly type: 'LIST_START';
 }
@@ -40,6 +42,8 @@ export interface ListStart {
  *
  * `remainingItemCount` is the server's estimate of the items still to come, when it gives one;
  * with `itemsSoFar` it is enough to draw progress.
+ *
+ * @inline
  */
 export interface ListPage<T> {
   readonly type: 'LIST_PAGE';
@@ -51,7 +55,7 @@ export interface ListPage<T> {
   readonly remainingItemCount?: number;
 }
 
-/** The list is complete as of `resourceVersion`: apply it as one atomic replace. */
+/** The list is complete as of `resourceVersion`: apply it as one atomic replace. @inline */
 export interface ListDone {
   readonly type: 'LIST_DONE';
   readonly resourceVersion: string;

@@ -4,7 +4,12 @@
  *
  * ## Example
  * ```ts
- * listWatch(kc, { version: 'v1', plural: 'pods' }, { transform: stripManagedFields });
+ * import { KubeConfig } from '@kubernetes/client-node';
+ * import { listWatch, stripManagedFields } from 'rx-informer';
+ *
+ * const kubeConfig = new KubeConfig();
+ * kubeConfig.loadFromDefault();
+ * listWatch(kubeConfig, { version: 'v1', plural: 'pods' }, { transform: stripManagedFields });
  * ```
  */
 export function stripManagedFields<T>(object: T): T {

@@ -50,6 +50,8 @@ export type Delta<T> =
  * - `Listed`: the deltas of a (re)list have all been emitted; the collection is current as of
  *   `resourceVersion`. The first one makes the informer synced.
  * - `Bookmark`: nothing changed; the collection is current as of `resourceVersion`.
+ *
+ * @inline
  */
 export interface CollectionMarker {
   readonly type: 'Listed' | 'Bookmark';

@@ -14,7 +14,7 @@ export interface ObjectMeta {
   readonly labels?: Readonly<Record<string, string>>;
   readonly annotations?: Readonly<Record<string, string>>;
   readonly finalizers?: readonly string[];
-  /** RFC 3339 text on the wire (typed `unknown` so client-node's `Date`-typed models still fit). */
+  /** RFC 3339 text (typed `unknown` so client-node's `Date`-typed models still fit; {@link Json} says `string`). */
   readonly creationTimestamp?: unknown;
   /** RFC 3339 text on the wire; set while finalizers hold a deleted object. */
   readonly deletionTimestamp?: unknown;
@@ -23,8 +23,9 @@ export interface ObjectMeta {
 /**
  * Any Kubernetes object: `apiVersion`, `kind` and `metadata`, plus whatever else the resource has.
  *
- * Type parameters of the informer default to this; pass your own (for example client-node's
- * `V1Pod`) to get typed objects.
+ * Type parameters of the informer default to this; pass your own to get typed objects. For
+ * client-node's models, pass them through {@link Json} (`Json<V1Pod>`): the models type
+ * timestamps as `Date`, while the objects here are JSON and hold strings.
  */
 export interface KubeObject {
   readonly apiVersion?: string;

@@ -1,6 +1,10 @@
 import { LabelSelectorError } from '../errors.js';
 
-/** One requirement of a label selector, as `metav1.LabelSelectorRequirement` plus the equality forms. */
+/**
+ * One requirement of a label selector, as `metav1.LabelSelectorRequirement` plus the equality forms.
+ *
+ * @inline
+ */
 export interface LabelRequirement {
   readonly key: string;
   readonly operator: 'In' | 'NotIn' | 'Exists' | 'DoesNotExist' | 'Gt' | 'Lt';

@@ -11,6 +11,7 @@ import { logEntryFor, type MutableRequestLogEntry, type RequestLogEntry } from '
 import { createRefusableListener } from './refusableListener.js';
 import { builtinResources, type ResourceType } from './resourceType.js';
 import type { OpenWatch, ServerContext } from './serverContext.js';
+import type { JsonObject } from './storedObject.js';
 import type { ControlWriteOptions, TestApiServer, TestApiServerConfig } from './testApiServer.js';
 
 /**
@@ -27,7 +28,7 @@ import type { ControlWriteOptions, TestApiServer, TestApiServerConfig } from './
  *
  * ## Example
  * ```ts
- * import { createTestApiServer } from 'rx-informer/testing';
+ * import { createTestApiServer } from 'rx-informer/test-server';
  * const server = await createTestApiServer({ bookmarkIntervalMs: 100 });
  * server.create('configmaps', { metadata: { name: 'a', namespace: 'default' }, data: { k: 'v' } });
  * // point a client at server.kubeConfig; then:
@@ -176,7 +177,8 @@ export async function createTestApiServer(config: TestApiServerConfig = {}): Pro
       }
     },
     list: (resource, namespace) => [...store.objectsAt(collectionOf(resource), store.currentRV, namespace, undefined)].map((s) => s.object),
-    seed: (resource, objects) => store.seed(collectionOf(resource), objects),
+    // Any object is a JSON record; seeding skips the checks a write makes, as documented.
+    seed: (resource, objects) => store.seed(collectionOf(resource), objects as readonly JsonObject[]),
     compact(resourceVersion) {
       const upTo = resourceVersion === undefined ? store.currentRV : Number(resourceVersion);
       if (!Number.isInteger(upTo) || upTo > store.currentRV) throw new TypeError(`[informer] test API server: cannot compact to resourceVersion "${resourceVersion}" (current ${store.currentRV})`);

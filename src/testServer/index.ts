@@ -1,9 +1,11 @@
-/*
+/**
  * rx-informer/test-server: a Kubernetes API server in the process, for tests and demos. It speaks
  * the real protocol over HTTP on 127.0.0.1 (LIST with pages, WATCH with bookmarks, writes,
  * discovery), so kubectl, client-node and rx-informer's own sources work against it, and it injects
  * the faults a real cluster shows (410s, 429s, resets, stalls, refused connections).
  * Needs @kubernetes/client-node (for the KubeConfig it hands out).
+ *
+ * @module rx-informer/test-server
  */
 
 /* The server */
@@ -14,7 +16,7 @@ export { TestApiServerError } from './testApiServerError.js';
 /* Resources it serves */
 export type { ResourceType } from './resourceType.js';
 export { builtinResources } from './resourceType.js';
-export type { JsonObject } from './storedObject.js';
+export type { JsonObject, MergePatch } from './storedObject.js';
 export { initialEventsEndAnnotation } from './watchHandler.js';
 
 /* Fault rules and the request log */

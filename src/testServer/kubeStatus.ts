@@ -1,11 +1,15 @@
-/** One cause inside a {@link KubeStatus}'s `details`. */
+/** One cause inside a {@link KubeStatus}'s `details`. @inline */
 export interface StatusCause {
   readonly reason?: string;
   readonly message?: string;
   readonly field?: string;
 }
 
-/** `details` of a {@link KubeStatus}: which object the failure is about, and when to retry. */
+/**
+ * `details` of a {@link KubeStatus}: which object the failure is about, and when to retry.
+ *
+ * @inline
+ */
 export interface StatusDetails {
   readonly name?: string;
   readonly group?: string;
@@ -17,6 +21,8 @@ export interface StatusDetails {
 /**
  * A `metav1.Status` as the API server sends it for failures: in the body of a non-2xx response,
  * or as the object of a watch `ERROR` event.
+ *
+ * @inline
  */
 export interface KubeStatus {
   readonly kind: 'Status';

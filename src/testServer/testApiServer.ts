@@ -1,4 +1,5 @@
 import type { KubeConfig } from '@kubernetes/client-node';
+import type { KubeObject } from '../store/kubeObject.js';
 import type { DelayRule, FailureRule, ForbidRule } from './faultRules.js';
 import type { RequestLogEntry } from './requestLogEntry.js';
 import type { ResourceType } from './resourceType.js';
@@ -72,10 +73,14 @@ export interface TestApiServer {
   /** The oldest resourceVersion a watch can still start from (older ones get 410). */
   readonly oldestResourceVersion: string;
 
-  /** Creates an object (namespace from `metadata.namespace`). @throws {TestApiServerError} as the API would. */
-  create(resource: string, object: JsonObject, options?: ControlWriteOptions): JsonObject;
-  /** Replaces an object (409 if it carries a stale resourceVersion). */
-  update(resource: string, object: JsonObject, options?: ControlWriteOptions): JsonObject;
+  /**
+   * Creates an object (namespace from `metadata.namespace`) and returns it as stored. Takes any
+   * Kubernetes object: the testing kit's builders (`pod(…)`, `configMap(…)`), a client-node model
+   * or a literal with whatever fields the resource has. @throws {TestApiServerError} as the API would.
+   */
+  create<T extends KubeObject>(resource: string, object: T, options?: ControlWriteOptions): JsonObject;
+  /** Replaces an object (409 if it carries a stale resourceVersion); takes what {@link create} takes. */
+  update<T extends KubeObject>(resource: string, object: T, options?: ControlWriteOptions): JsonObject;
   /** Merge-patches an object. */
   patch(resource: string, namespace: string | undefined, name: string, patch: MergePatch, options?: ControlWriteOptions): JsonObject;
   /** Deletes an object; returns its final state. */
@@ -88,7 +93,7 @@ export interface TestApiServer {
    * Stores many objects fast: one resourceVersion each, no events, no change log; then the log is
    * compacted, so watches from before the seed get 410 and relist. For setting up large states.
    */
-  seed(resource: string, objects: readonly JsonObject[]): void;
+  seed<T extends KubeObject>(resource: string, objects: readonly T[]): void;
   /** Compacts the change log up to `resourceVersion` (default: the current one). Watches from older RVs then get the 410 ERROR event. */
   compact(resourceVersion?: string): void;
 

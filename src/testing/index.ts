@@ -1,6 +1,8 @@
-/*
+/**
  * rx-informer/testing: builders, fakes and marble helpers for tests of informers and of code built
  * on them. Needs rxjs only; the in-process API server is rx-informer/test-server.
+ *
+ * @module rx-informer/testing
  */
 
 /* Raw event builders */

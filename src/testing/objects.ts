@@ -10,7 +10,7 @@ export interface ObjectOptions {
   readonly generation?: number;
 }
 
-/** A ConfigMap as the API server sends it. */
+/** A ConfigMap as the API server sends it; a `Json<V1ConfigMap>` of client-node. */
 export interface ConfigMapObject extends KubeObject {
   readonly apiVersion: 'v1';
   readonly kind: 'ConfigMap';
@@ -18,12 +18,12 @@ export interface ConfigMapObject extends KubeObject {
   readonly data?: Readonly<Record<string, string>>;
 }
 
-/** A Pod as the API server sends it (the fields the examples use). */
+/** A Pod as the API server sends it (the fields the examples use); a `Json<V1Pod>` of client-node. */
 export interface PodObject extends KubeObject {
   readonly apiVersion: 'v1';
   readonly kind: 'Pod';
   readonly metadata: { readonly name: string; readonly namespace?: string; readonly resourceVersion?: string; readonly uid?: string; readonly generation?: number; readonly labels?: Readonly<Record<string, string>>; readonly annotations?: Readonly<Record<string, string>> };
-  readonly spec: { readonly nodeName?: string; readonly containers: readonly { readonly name: string; readonly image: string }[] };
+  readonly spec: { readonly nodeName?: string; readonly containers: { readonly name: string; readonly image: string }[] };
   readonly status?: { readonly phase?: string };
 }
 

@@ -1,6 +1,6 @@
 import test from 'ava';
-import { asyncScheduler, map, NEVER, of, throwError, timer } from 'rxjs';
-import { reconcile, type ReconcileOutcome } from '../../src/controller/reconcile.js';
+import { asyncScheduler, map, NEVER, of, tap, throwError, timer } from 'rxjs';
+import { reconcile, type ReconcileOutcome, type ReconcileResult } from '../../src/controller/reconcile.js';
 import { runMarbles } from '../../src/testing/marbles.js';
 
 /** A compact outcome: `a ok`, `a ok requeue 7`, `a err 1 retry 5`. */
@@ -85,6 +85,27 @@ test('requeueAfterMs from the handler runs the key again later; the earlier of t
     const handler = () => (runs++ === 0 ? { requeueAfterMs: 10 } : undefined);
     expectObservable(cold('-a').pipe(reconcile(handler), map(view))).toBe('-x---------y', { x: 'a ok requeue 10', y: 'a ok' });
   }));
+
+test('an object the handler resolves to (an API call\'s result) is a success; only requeueAfterMs is read', (t) =>
+  runMarbles(t, ({ cold, expectObservable }) => {
+    const written = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a', resourceVersion: '7' } };
+    const handler = (key: string) => (key === 'a' ? of(written) : of(null));
+    expectObservable(cold('-a-b').pipe(reconcile(handler), map(view))).toBe('-x-y', { x: 'a ok', y: 'b ok' });
+  }));
+
+test('a requeueAfterMs that is not a number of milliseconds fails the run, and says so', (t) => {
+  const outcomes: ReconcileOutcome[] = [];
+  runMarbles(t, ({ cold, expectObservable }) => {
+    let runs = 0;
+    // What JavaScript callers (and casts) can hand back: a string where milliseconds belong.
+    const handler = (): ReconcileResult => (runs++ === 0 ? ({ requeueAfterMs: '5s' } as unknown as ReconcileResult) : undefined);
+    const run$ = cold('-a').pipe(reconcile(handler), tap((o) => outcomes.push(o)), map(view));
+    expectObservable(run$).toBe('-x----y', { x: 'a err 1 retry 5', y: 'a ok' });
+  });
+  const failure = outcomes[0];
+  t.is(failure?.result, 'error');
+  t.regex(String(failure?.result === 'error' && (failure.error as Error).message), /requeueAfterMs must be a number of milliseconds.*"5s"/);
+});
 
 test('concurrency bounds the handlers running at once', (t) => {
   let running = 0;

@@ -1,6 +1,7 @@
 import test from 'ava';
 import { TestApiServerError } from '../../src/testServer/index.js';
 import { call, configMap, openWatch, withServer } from './apiServerClient.js';
+import { configMap as buildConfigMap, pod } from '../../src/testing/index.js';
 
 
 test('POST creates (201) with server-owned metadata and a new global RV; duplicates are 409 AlreadyExists', async (t) => {
@@ -211,5 +212,16 @@ test('seed stores many objects without events and compacts the log', async (t) =
     t.is(late.events[0]!.object.code, 410);
     t.is(watch.events.length, 0);
     watch.close();
+  });
+});
+
+test('the control API takes the testing kit\'s builders as they are and serves what they built', async (t) => {
+  await withServer(async (server) => {
+    const created = server.create('pods', pod('web-1', { namespace: 'web', nodeName: 'node-a', phase: 'Running' }));
+    server.seed('configmaps', [buildConfigMap('a', { data: { k: 'v' } }), buildConfigMap('b')]);
+    t.is(created.kind, 'Pod');
+    t.is(created.metadata?.namespace, 'web');
+    t.deepEqual((await call(`${server.url}/api/v1/namespaces/web/pods/web-1`)).json.spec, { nodeName: 'node-a', containers: [{ name: 'main', image: 'nginx:1.27' }] });
+    t.deepEqual(server.list('configmaps').map((object) => object.metadata?.name), ['a', 'b']);
   });
 });

@@ -36,12 +36,15 @@ interface ApiResource {
  *
  * ## Example
  * ```ts
+ * import { KubeConfig } from '@kubernetes/client-node';
  * import { firstValueFrom } from 'rxjs';
  * import { discoverResource, listWatch } from 'rx-informer';
  *
+ * const kubeConfig = new KubeConfig();
+ * kubeConfig.loadFromDefault();
  * const { group, version, plural } = await firstValueFrom(discoverResource(kubeConfig, 'deploy'));
- * const deployments = listWatch(kubeConfig, { group, version, plural });
  * // group 'apps', version 'v1', plural 'deployments'
+ * const deployments = listWatch(kubeConfig, { group, version, plural });
  * ```
  *
  * @param kubeConfig the cluster to ask (client-node's `KubeConfig`).

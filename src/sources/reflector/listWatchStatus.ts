@@ -10,7 +10,7 @@
  */
 export type ListWatchStatus = ListingStatus | WatchingStatus | BackingOffStatus | RelistingStatus | ErrorStatus;
 
-/** A list is running; emitted when it starts (`page: 0`) and after every page. */
+/** A list is running; emitted when it starts (`page: 0`) and after every page. @inline */
 export interface ListingStatus {
   readonly type: 'LISTING';
   /** The `resourceVersion` the list was asked for (`"0"`, `""` or the last synced one). */
@@ -22,13 +22,17 @@ export interface ListingStatus {
   readonly remainingItemCount?: number;
 }
 
-/** A watch was accepted by the server and is streaming from `resourceVersion`. */
+/** A watch was accepted by the server and is streaming from `resourceVersion`. @inline */
 export interface WatchingStatus {
   readonly type: 'WATCHING';
   readonly resourceVersion: string;
 }
 
-/** Waiting `delay` ms before the next attempt (`attempt` counts since the last backoff reset, from 1). */
+/**
+ * Waiting `delay` ms before the next attempt (`attempt` counts since the last backoff reset, from 1).
+ *
+ * @inline
+ */
 export interface BackingOffStatus {
   readonly type: 'BACKING_OFF';
   readonly attempt: number;
@@ -49,7 +53,7 @@ export type RelistReason =
   | 'streamingFallback'
   | 'streamingRetry';
 
-/** A new list cycle begins, and why. */
+/** A new list cycle begins, and why. @inline */
 export interface RelistingStatus {
   readonly type: 'RELISTING';
   readonly reason: RelistReason;
@@ -60,6 +64,8 @@ export interface RelistingStatus {
  * Something failed. `error` is a {@link KubeApiError}, a {@link TransportError} (its `reason` says
  * how the transport failed) or a {@link TransformError}; `permanent` is true for 403 and 404
  * (retried slowly, or fatal with `fatalErrors: 'permanent'`).
+ *
+ * @inline
  */
 export interface ErrorStatus {
   readonly type: 'ERROR';

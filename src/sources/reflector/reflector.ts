@@ -23,7 +23,9 @@ import { runReflector } from './reflectorRuntime.js';
  *
  * ## Example
  * ```ts
- * import { reflector } from 'rx-informer';
+ * import { reflector, type KubeObject, type ListerWatcher } from 'rx-informer';
+ * declare const myListerWatcher: ListerWatcher<KubeObject>; // assuming: your ListerWatcher (httpListerWatcher(…) is one)
+ *
  * reflector(myListerWatcher, { onStatus: (s) => console.log(s.type) }).subscribe((e) => console.log(e.type));
  * // Logs: LISTING, LIST_START, LIST_PAGE, LISTING, LIST_DONE, WATCHING, ADDED, …
  * ```

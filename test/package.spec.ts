@@ -1,0 +1,247 @@
+/**
+ * The package as a user gets it (issue 12 items 14 and 15): built and packed with npm from a copy
+ * of the repository, installed with npm into a fresh project that has its own rxjs 7.8.1, then used
+ * from that project: one rxjs, marble tests on the user's TestScheduler, require() from CommonJS,
+ * TypeScript consumers (ESM and CommonJS), source maps, the CLI on an old Node, the metadata.
+ *
+ * Offline: every package the project installs is a tarball packed here from node_modules (rxjs
+ * 7.8.1 is the `rxjs-7.8.1` devDependency alias), so npm resolves the tree, as it does for a user,
+ * without asking the registry. client-node and prom-client, optional peers, are linked in after.
+ */
+import test from 'ava';
+import { execFile } from 'node:child_process';
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+const exec = promisify(execFile);
+const root = fileURLToPath(new URL('../', import.meta.url));
+const node = process.execPath; // the project's Node 24
+const npmCli = process.env['npm_execpath'];
+const npm = (args: string[], cwd: string) =>
+  npmCli && npmCli.endsWith('.js') ? exec(node, [npmCli, ...args], { cwd, timeout: 120_000 }) : exec('npm', args, { cwd, timeout: 120_000 });
+
+interface Installed {
+  readonly tmp: string;
+  readonly project: string;
+  /** node_modules/rx-informer inside the project. */
+  readonly pkg: string;
+  readonly manifest: { readonly bin: Record<string, string>; readonly [field: string]: unknown };
+}
+
+/** Copies what a build needs, builds and packs it as npm does, and installs the tarball into a fresh project. */
+async function packAndInstall(): Promise<Installed> {
+  const tmp = await mkdtemp(join(tmpdir(), 'rx-informer-package-'));
+  const stage = join(tmp, 'stage');
+  await mkdir(stage);
+  for (const entry of ['package.json', 'tsconfig.json', 'tsconfig.build.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'src']) {
+    if (existsSync(join(root, entry))) await cp(join(root, entry), join(stage, entry), { recursive: true });
+  }
+  await symlink(join(root, 'node_modules'), join(stage, 'node_modules'), 'dir');
+  await exec(node, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: stage, timeout: 120_000 });
+  const deps = join(tmp, 'deps');
+  await mkdir(deps);
+  const pack = async (dir: string) => JSON.parse((await npm(['pack', dir, '--json', '--ignore-scripts', '--pack-destination', deps], tmp)).stdout)[0].filename as string;
+  const tarball = await pack(stage);
+  // The user's own rxjs 7.8.1 and what the packages need besides, all from node_modules.
+  const rxjs = await pack(join(root, 'node_modules/rxjs-7.8.1'));
+  const tslib = await pack(join(root, 'node_modules/tslib'));
+  const immer = await pack(join(root, 'node_modules/immer'));
+  const project = join(tmp, 'project');
+  await mkdir(project);
+  const dependencies = { 'rx-informer': tarball, rxjs, tslib, immer };
+  await writeFile(
+    join(project, 'package.json'),
+    JSON.stringify({ name: 'user-project', private: true, type: 'module', dependencies: Object.fromEntries(Object.entries(dependencies).map(([name, file]) => [name, `file:../deps/${file}`])) }, null, 2),
+  );
+  await npm(['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts'], project);
+  // Optional peers the user would install: linked, so their own dependencies resolve from ours.
+  await mkdir(join(project, 'node_modules/@kubernetes'), { recursive: true });
+  await symlink(join(root, 'node_modules/@kubernetes/client-node'), join(project, 'node_modules/@kubernetes/client-node'), 'dir');
+  await symlink(join(root, 'node_modules/prom-client'), join(project, 'node_modules/prom-client'), 'dir');
+  const pkg = join(project, 'node_modules/rx-informer');
+  return { tmp, project, pkg, manifest: JSON.parse(await readFile(join(pkg, 'package.json'), 'utf8')) };
+}
+
+let installed: Promise<Installed> | undefined;
+const project = () => (installed ??= packAndInstall());
+test.after.always(async () => {
+  const done = await installed?.catch(() => undefined);
+  if (done) await rm(done.tmp, { recursive: true, force: true });
+});
+
+/** Runs `code` as a file of the project; resolves with stdout, rejects with stderr. */
+async function runInProject(file: string, code: string, args: string[] = []): Promise<string> {
+  const { project: dir } = await project();
+  await writeFile(join(dir, file), code);
+  const { stdout } = await exec(node, [...args, file], { cwd: dir, timeout: 60_000 });
+  return stdout;
+}
+
+test('rxjs is a peer dependency, with a devDependency for our own tests, and not a dependency', async (t) => {
+  const manifest = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as Record<string, Record<string, string> | undefined>;
+  t.is(manifest['dependencies']?.['rxjs'], undefined);
+  t.regex(manifest['peerDependencies']?.['rxjs'] ?? '', /^\^7\.\d+\.\d+$/);
+  t.truthy(manifest['devDependencies']?.['rxjs']);
+  t.falsy(manifest['peerDependenciesMeta']?.['rxjs'], 'rxjs is not optional');
+});
+
+test('a project with its own rxjs 7.8.1 gets one copy of rxjs', async (t) => {
+  const { project: dir, pkg } = await project();
+  t.false(existsSync(join(pkg, 'node_modules/rxjs')), 'no rxjs nested under rx-informer');
+  const versions = await runInProject(
+    'versions.mjs',
+    `import { createRequire } from 'node:module';
+     const fromProject = createRequire(import.meta.url).resolve('rxjs/package.json');
+     const fromLibrary = createRequire(${JSON.stringify(join(pkg, 'dist/index.js'))}).resolve('rxjs/package.json');
+     console.log(JSON.stringify({ same: fromProject === fromLibrary, version: createRequire(import.meta.url)('rxjs/package.json').version }));`,
+  );
+  t.deepEqual(JSON.parse(versions), { same: true, version: '7.8.1' });
+  t.true(existsSync(join(dir, 'node_modules/rxjs')));
+});
+
+test('a marble test on the user\'s own TestScheduler sees the informer\'s notifications', async (t) => {
+  // With a second rxjs the informer batches on its own schedulers and this saw nothing (actual []).
+  const out = await runInProject(
+    'marbles.mjs',
+    `import { deepStrictEqual } from 'node:assert';
+     import { map } from 'rxjs';
+     import { TestScheduler } from 'rxjs/testing';
+     import { informer } from 'rx-informer';
+     import { added, configMap, listEvents, marbleSource } from 'rx-informer/testing';
+     new TestScheduler((actual, expected) => deepStrictEqual(actual, expected)).run(({ cold, expectObservable }) => {
+       const source = marbleSource(cold, '-L--a-', { L: listEvents([configMap('x')], '1'), a: added(configMap('y')) });
+       expectObservable(informer(source).changes$.pipe(map((c) => c.key))).toBe('-x--y-', { x: 'default/x', y: 'default/y' });
+     });
+     console.log('saw the marbles');`,
+  );
+  t.is(out.trim(), 'saw the marbles');
+});
+
+test('require() of every entry point works from CommonJS (Node >= 22.12 loads ESM synchronously)', async (t) => {
+  const out = await runInProject(
+    'entries.cjs',
+    `const main = require('rx-informer');
+     const testing = require('rx-informer/testing');
+     const testServer = require('rx-informer/test-server');
+     const prometheus = require('rx-informer/prometheus');
+     console.log([typeof main.informer, typeof testing.fakeListWatch, typeof testServer.createTestApiServer, typeof prometheus.registerInformerMetrics].join(' '));`,
+  );
+  t.is(out.trim(), 'function function function function');
+});
+
+test('TypeScript projects type-check against the packed types, from ESM and from CommonJS', async (t) => {
+  const { project: dir } = await project();
+  await writeFile(
+    join(dir, 'tsconfig.json'),
+    JSON.stringify({ compilerOptions: { module: 'nodenext', target: 'es2023', strict: true, noEmit: true, skipLibCheck: true, types: [] }, include: ['consumer.ts', 'consumer.cts'] }),
+  );
+  await writeFile(
+    join(dir, 'consumer.ts'),
+    `import type { V1Pod } from '@kubernetes/client-node';
+     import { informer, reconcile, type Json } from 'rx-informer';
+     import { fakeListWatch, pod } from 'rx-informer/testing';
+     import { createTestApiServer } from 'rx-informer/test-server';
+     import { registerInformerMetrics } from 'rx-informer/prometheus';
+     const pods = informer<Json<V1Pod>>(fakeListWatch([pod('a')]).events$);
+     const created: string | undefined = pods.snapshot.get('default/a')?.metadata?.creationTimestamp;
+     const server = await createTestApiServer();
+     server.create('pods', pod('b'));
+     reconcile(async () => ({ requeueAfterMs: 1 }));
+     export { created, registerInformerMetrics };
+    `,
+  );
+  await writeFile(
+    join(dir, 'consumer.cts'),
+    `import rx = require('rx-informer');
+     import testing = require('rx-informer/testing');
+     export const snapshot: rx.Snapshot = rx.informer(testing.fakeListWatch([]).events$).snapshot;
+    `,
+  );
+  const tsc = exec(node, [join(root, 'node_modules/typescript/bin/tsc'), '-p', dir], { cwd: dir, timeout: 120_000 });
+  await t.notThrowsAsync(tsc.catch((error: { stdout?: string }) => Promise.reject(new Error(error.stdout))));
+});
+
+test('source maps carry their sources, so stack traces and debuggers reach the TypeScript', async (t) => {
+  const { pkg } = await project();
+  const maps: string[] = [];
+  const walk = async (dir: string): Promise<void> => {
+    for (const entry of await readdir(dir, { withFileTypes: true })) {
+      if (entry.isDirectory()) await walk(join(dir, entry.name));
+      else if (entry.name.endsWith('.js.map')) maps.push(join(dir, entry.name));
+    }
+  };
+  await walk(join(pkg, 'dist'));
+  t.true(maps.length > 50, `${maps.length} maps`);
+  for (const path of maps) {
+    const map = JSON.parse(await readFile(path, 'utf8')) as { sources: string[]; sourcesContent?: (string | null)[] };
+    const sources = map.sources.map((source) => relative(root, resolve(root, 'src', relative(join(pkg, 'src'), resolve(dirname(path), source)))));
+    const expected = await Promise.all(sources.map((source) => readFile(join(root, source), 'utf8')));
+    t.deepEqual(map.sourcesContent, expected, relative(pkg, path));
+  }
+  // A throw inside the library, reported from the original source with --enable-source-maps.
+  const trace = await runInProject(
+    'trace.mjs',
+    `import { parseLabelSelector } from 'rx-informer';
+     try { parseLabelSelector('a in (b'); } catch (error) { console.log(error.stack); }`,
+    ['--enable-source-maps'],
+  );
+  t.regex(trace, /src\/store\/labelSelector\.ts:\d+:\d+/);
+});
+
+/** Node binaries on this machine older than 22.19, by version. */
+async function oldNodes(): Promise<Map<string, string>> {
+  const candidates = new Set(['/usr/bin/node', '/usr/local/bin/node', '/bin/node']);
+  const which = await exec('which', ['-a', 'node']).catch(() => ({ stdout: '' }));
+  for (const line of which.stdout.split('\n')) if (line.trim()) candidates.add(line.trim());
+  const found = new Map<string, string>();
+  for (const candidate of candidates) {
+    const version = await exec(candidate, ['--version']).then((r) => r.stdout.trim(), () => undefined);
+    const [major = 0, minor = 0] = (version ?? '').replace(/^v/, '').split('.').map(Number);
+    if (version && (major < 22 || (major === 22 && minor < 19)) && !found.has(version)) found.set(version, candidate);
+  }
+  return found;
+}
+
+test('the CLI on Node older than 22.19 says so in one line and exits 1; on this Node it runs', async (t) => {
+  const { pkg, manifest } = await project();
+  const bin = join(pkg, manifest.bin['rx-informer']!);
+  // Every old Node on this machine (here: the system Node 20), and this Node made to report 20.0.0.
+  const runs: [string, string, string[]][] = [...(await oldNodes())].map(([version, path]) => [version, path, [bin, 'watch', 'pods']]);
+  const pretend = "data:text/javascript,Object.defineProperty(process.versions,'node',{value:'20.0.0'});Object.defineProperty(process,'version',{value:'v20.0.0'})";
+  runs.push(['v20.0.0 (pretended)', node, ['--import', pretend, bin, 'watch', 'pods']]);
+  for (const [version, path, args] of runs) {
+    const failure = await exec(path, args, { timeout: 30_000 }).then(
+      () => undefined,
+      (error: { code?: number; stderr?: string; stdout?: string }) => error,
+    );
+    t.is(failure?.code, 1, `exit code on ${version}`);
+    const lines = (failure?.stderr ?? '').trim().split('\n');
+    t.is(lines.length, 1, `one line on ${version}: ${failure?.stderr}`);
+    t.regex(lines[0] ?? '', /^\[informer\] rx-informer needs Node\.js 22\.19 or newer; this is v20\.\d+\.\d+/, version);
+    t.is(failure?.stdout, '');
+  }
+  t.is((manifest['engines'] as { node?: string }).node, '>=22.19', 'the check and engines.node say the same');
+  t.is((await exec(node, [bin, '--version'])).stdout, `rx-informer ${String(manifest['version'])}\n`, 'and on this Node it runs');
+  t.log(`ran on: ${runs.map(([version]) => version).join(', ')}`);
+});
+
+test('the package ships its license, changelog and readme, and says where it lives', async (t) => {
+  const { pkg, manifest } = await project();
+  t.regex(await readFile(join(pkg, 'LICENSE'), 'utf8'), /^Apache License\n\nVersion 2\.0, January 2004/);
+  t.regex(await readFile(join(pkg, 'CHANGELOG.md'), 'utf8'), new RegExp(`## ${String(manifest['version']).replaceAll('.', '\\.')}`));
+  t.true(existsSync(join(pkg, 'README.md')));
+  t.is(manifest['license'], 'Apache-2.0');
+  t.truthy(manifest['repository']);
+  t.truthy(manifest['homepage']);
+  t.truthy(manifest['bugs']);
+  t.true(Array.isArray(manifest['keywords']) && (manifest['keywords'] as unknown[]).includes('kubernetes'));
+  const exportsMap = manifest['exports'] as Record<string, Record<string, string> | string>;
+  for (const [entry, conditions] of Object.entries(exportsMap)) {
+    if (typeof conditions === 'string') continue;
+    t.is(Object.keys(conditions).at(-1), 'default', `${entry}: default comes last`);
+  }
+});
