@@ -8,8 +8,13 @@
  * worded as kubectl words them, and exit code 1 (2 for a usage mistake).
  */
 import { readFileSync } from 'node:fs';
+import { enableCompileCache } from 'node:module';
 import { CliError } from './cliError.js';
 import { helpText, parseCliArgs, type CliCommand } from './parseCliArgs.js';
+
+// Node keeps the compiled code of the modules loaded from here on (client-node is a thousand of
+// them) in its cache directory, so later starts compile less: what Node advises command-line tools.
+enableCompileCache();
 
 async function main(argv: readonly string[]): Promise<number> {
   let command: CliCommand;
@@ -47,11 +52,16 @@ async function main(argv: readonly string[]): Promise<number> {
       const { runDemo } = await import('./runDemo.js');
       return await runDemo({ ...command, color, stdout: process.stdout, stderr: process.stderr, signal: stop.signal });
     }
-    const [{ loadKubeConfig }, { runWatch }] = await Promise.all([import('./loadKubeConfig.js'), import('./runWatch.js')]);
-    const kubeConfig = await loadKubeConfig({
-      ...(command.kubeconfig !== undefined ? { path: command.kubeconfig } : {}),
-      ...(command.context !== undefined ? { context: command.context } : {}),
-    });
+    // The library first, so that a terminal gets its first frame at once; client-node (a thousand
+    // modules, for the kubeconfig) loads while that frame is on the screen.
+    const { runWatch } = await import('./runWatch.js');
+    const kubeConfig = import('./loadKubeConfig.js').then(({ loadKubeConfig }) =>
+      loadKubeConfig({
+        ...(command.kubeconfig !== undefined ? { path: command.kubeconfig } : {}),
+        ...(command.context !== undefined ? { context: command.context } : {}),
+      }),
+    );
+    kubeConfig.catch(() => undefined); // runWatch reports it
     return await runWatch({ ...command, color, kubeConfig, stdout: process.stdout, stderr: process.stderr, signal: stop.signal });
   } catch (error) {
     const missing = (error as { code?: string }).code === 'ERR_MODULE_NOT_FOUND' && /@kubernetes\/client-node/.test(String(error));

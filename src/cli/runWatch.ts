@@ -19,7 +19,8 @@ import { createWatchState, type WatchState } from './watchState.js';
 
 /** What {@link runWatch} watches (the `watch` command's options), where it writes, and when it stops. */
 export interface RunWatchConfig extends Omit<WatchCommand, 'command' | 'kubeconfig' | 'context' | 'noColor'> {
-  readonly kubeConfig: KubeConfig;
+  /** The cluster; or the promise of it, so that a terminal shows its first frame while client-node loads. */
+  readonly kubeConfig: KubeConfig | Promise<KubeConfig>;
   readonly stdout: CliOutput;
   readonly stderr: CliOutput;
   /** Aborting it stops the watch; {@link runWatch} then resolves with 0. */
@@ -48,9 +49,8 @@ export interface RunWatchConfig extends Omit<WatchCommand, 'command' | 'kubeconf
  */
 export async function runWatch(config: RunWatchConfig): Promise<number> {
   const { stderr } = config;
-  const server = config.kubeConfig.getCurrentCluster()?.server ?? '?';
   const context: { -readonly [K in keyof FailureContext]: FailureContext[K] } = {
-    server,
+    server: '?',
     typed: config.resource,
     ...(config.labelSelector !== undefined ? { labelSelector: config.labelSelector } : {}),
     ...(config.fieldSelector !== undefined ? { fieldSelector: config.fieldSelector } : {}),
@@ -83,7 +83,9 @@ export async function runWatch(config: RunWatchConfig): Promise<number> {
   let subscription: Subscription | undefined;
   const ticks = setInterval(() => output.tick(snapshot), output.tickMs);
   try {
-    const resource = await discoverResource(config.kubeConfig, config.resource, {
+    const kubeConfig = await config.kubeConfig;
+    context.server = kubeConfig.getCurrentCluster()?.server ?? '?';
+    const resource = await discoverResource(kubeConfig, config.resource, {
       signal: stop.signal,
       ...(config.retryDelayMs !== undefined ? { retryDelayMs: config.retryDelayMs } : {}),
       onRetry: (error, delay) => {
@@ -95,10 +97,10 @@ export async function runWatch(config: RunWatchConfig): Promise<number> {
     });
     context.resource = resource;
     watchdog.restart();
-    const custom = await crdColumns(config.kubeConfig, resource, stop.signal);
+    const custom = await crdColumns(kubeConfig, resource, stop.signal);
     if (custom.warning) output.warning(custom.warning);
-    const namespace = !resource.namespaced || config.allNamespaces ? undefined : (config.namespace ?? contextNamespace(config.kubeConfig));
-    output.resolved(describe(config, resource, namespace, server, custom.columns));
+    const namespace = !resource.namespaced || config.allNamespaces ? undefined : (config.namespace ?? contextNamespace(kubeConfig));
+    output.resolved(describe(config, kubeConfig, resource, namespace, custom.columns));
     const onStatus = (status: ListWatchStatus): void => {
       state.onStatus(status, Date.now());
       output.status(status);
@@ -110,7 +112,7 @@ export async function runWatch(config: RunWatchConfig): Promise<number> {
       if (isHopeless(status.error)) fail(status.error); // whether or not the source would retry it
     };
     const source = listWatch<KubeObject>(
-      config.kubeConfig,
+      kubeConfig,
       { group: resource.group, version: resource.version, plural: resource.plural, ...(namespace !== undefined ? { namespace } : {}) },
       {
         ...(config.labelSelector !== undefined ? { labelSelector: config.labelSelector } : {}),
@@ -183,7 +185,8 @@ function createOutput(config: RunWatchConfig, state: WatchState): WatchOutput {
   return createObjectsOutput({ state, stdout, stderr, indexNames, format: config.output as 'name' | 'json' | 'yaml', watchEvents: config.watchEvents });
 }
 
-function describe(config: RunWatchConfig, resource: DiscoveredResource, namespace: string | undefined, server: string, custom: ResolvedWatch['columns'] | undefined): ResolvedWatch {
+function describe(config: RunWatchConfig, kubeConfig: KubeConfig, resource: DiscoveredResource, namespace: string | undefined, custom: ResolvedWatch['columns'] | undefined): ResolvedWatch {
+  const server = kubeConfig.getCurrentCluster()?.server ?? '?';
   const where = namespace === undefined ? (resource.namespaced ? 'all namespaces' : 'cluster-scoped') : `namespace ${namespace}`;
   return {
     resource,
@@ -193,7 +196,7 @@ function describe(config: RunWatchConfig, resource: DiscoveredResource, namespac
       namespaced: namespace === undefined && resource.namespaced,
       ...(custom ? { custom } : {}),
     }),
-    title: `rx-informer watch ${resource.plural}${resource.group ? `.${resource.group}` : ''} · ${where} · ${config.kubeConfig.getCurrentContext()} @ ${server}`,
+    title: `rx-informer watch ${resource.plural}${resource.group ? `.${resource.group}` : ''} · ${where} · ${kubeConfig.getCurrentContext()} @ ${server}`,
   };
 }
 
