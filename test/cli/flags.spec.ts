@@ -90,3 +90,14 @@ test.serial('-w and --watch are accepted (it always watches); -A wins over -n as
   t.is(await no.exit, 2);
   t.regex(no.stderr(), /^error: rx-informer watch always watches/);
 });
+
+test('the README lists every flag of both commands', async (t) => {
+  const { readFile } = await import('node:fs/promises');
+  const readme = await readFile(new URL('../../README.md', import.meta.url), 'utf8');
+  const section = readme.slice(readme.indexOf('## The CLI'), readme.indexOf('## The pipeline'));
+  for (const [name, spec] of Object.entries({ ...watchFlags, ...demoFlags })) {
+    if (name === 'help') continue;
+    t.true(section.includes(`--${name}`), `--${name}`);
+    if ('short' in spec) t.true(section.includes(`-${spec.short}, --${name}`), `-${spec.short}, --${name}`);
+  }
+});
