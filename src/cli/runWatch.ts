@@ -102,6 +102,7 @@ export async function runWatch(config: RunWatchConfig): Promise<number> {
     const namespace = !resource.namespaced || config.allNamespaces ? undefined : (config.namespace ?? contextNamespace(kubeConfig));
     output.resolved(describe(config, kubeConfig, resource, namespace, custom.columns));
     const onStatus = (status: ListWatchStatus): void => {
+      if (failure !== undefined) return; // ending: nothing more to say before the one error line
       state.onStatus(status, Date.now());
       output.status(status);
       if (status.type === 'WATCHING') watchdog.stop();
