@@ -10,7 +10,7 @@
  *   kubectl: the first output) that shows rows.
  * A round's ratio is rx-informer's time over kubectl's in that round; the medians of the times and
  * of the ratios are printed. One warm-up round is not counted (it also fills Node's compile cache,
- * as any earlier run on the machine would have). rx-informer is the built CLI (dist/cli/main.js,
+ * as any earlier run on the machine would have). rx-informer is the built CLI (dist/cli/bin.js,
  * what `npm install` puts on the PATH); `BENCH_CLI=src` times `tsx src/cli/main.ts` instead.
  *
  * Environment: BENCH_PODS, BENCH_ROUNDS (default 7), KUBECTL (default: kubectl on the PATH).
@@ -36,7 +36,7 @@ const kubeconfig = join(dir, 'kubeconfig');
 await server.writeKubeConfig(kubeconfig);
 
 const node = process.execPath;
-const rxArgs = [...(fromSource ? ['--import=tsx', 'src/cli/main.ts'] : ['dist/cli/main.js']), 'watch', 'pods', '-A', '--kubeconfig', kubeconfig];
+const rxArgs = [...(fromSource ? ['--import=tsx', 'src/cli/main.ts'] : ['dist/cli/bin.js']), 'watch', 'pods', '-A', '--kubeconfig', kubeconfig];
 const kubectlArgs = ['get', 'pods', '-A', '-w', '--kubeconfig', kubeconfig, '--cache-dir', join(dir, 'kubectl-cache')];
 const env = { ...process.env, HOME: dir };
 
@@ -112,7 +112,7 @@ try {
     const ratio = median(samples.map((s) => pick(s)[0] / pick(s)[1]!));
     return `${label.padEnd(26)}${ms(rx).padStart(12)}${ms(median(kubectl as number[])).padStart(12)}${`${ratio.toFixed(2)}×`.padStart(10)}`;
   };
-  console.log(`rx-informer watch pods -A (${fromSource ? 'tsx src/cli/main.ts' : 'dist/cli/main.js'}) vs kubectl get pods -A -w · ${pods.toLocaleString('en-US')} pods · ${rounds} rounds · load ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(`rx-informer watch pods -A (${fromSource ? 'tsx src/cli/main.ts' : 'dist/cli/bin.js'}) vs kubectl get pods -A -w · ${pods.toLocaleString('en-US')} pods · ${rounds} rounds · load ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   console.log(`${''.padEnd(26)}${'rx-informer'.padStart(12)}${'kubectl'.padStart(12)}${'ratio'.padStart(10)}`);
   console.log(line('pipe: first rows', (s) => [s.pipe.rx['rows']!, s.pipe.kubectl['rows']!]));
   console.log(line('terminal: first frame', (s) => [s.tty.rx['frame']!, undefined]));
