@@ -75,7 +75,6 @@ export async function runWatch(config: RunWatchConfig): Promise<number> {
   if (config.signal.aborted) onUserAbort();
   config.signal.addEventListener('abort', onUserAbort, { once: true });
   const watchdog = createWatchdog(config.requestTimeoutMs, () => fail(new CliError(gaveUp(context, config.requestTimeoutMs, lastProblem))));
-  watchdog.start();
 
   const state = createWatchState(Date.now());
   const output = createOutput(config, state);
@@ -85,6 +84,7 @@ export async function runWatch(config: RunWatchConfig): Promise<number> {
   try {
     const kubeConfig = await config.kubeConfig;
     context.server = kubeConfig.getCurrentCluster()?.server ?? '?';
+    watchdog.start(); // from the first request: loading the kubeconfig (and client-node) is not the server's time
     const resource = await discoverResource(kubeConfig, config.resource, {
       signal: stop.signal,
       ...(config.retryDelayMs !== undefined ? { retryDelayMs: config.retryDelayMs } : {}),

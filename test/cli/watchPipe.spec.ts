@@ -105,9 +105,10 @@ test.serial('-o yaml writes each object as a YAML document, separated by ---, as
   });
   const ours = c.cli(['watch', 'configmaps', '-n', 'a', '-o', 'yaml']);
   const kubectl = c.kubectl(['get', 'configmaps', '-n', 'a', '-w', '-o', 'yaml']);
-  await Promise.all([ours, kubectl].map((client) => client.waitFor('stdout', /multi/)));
+  await Promise.all([ours, kubectl].map((client) => client.waitFor('stdout', /\n {2}uid: \S+\n$/)));
   c.server.patch('configmaps', 'a', 'tricky', { data: { more: '42' } });
-  await Promise.all([ours, kubectl].map((client) => client.waitFor('stdout', /more: "42"/)));
+  // Both documents whole: the second ends with its metadata's uid (kubectl writes a document in pieces).
+  await Promise.all([ours, kubectl].map((client) => client.waitFor('stdout', /more: "42"[\s\S]*\n {2}uid: \S+\n$/)));
   t.is(ours.stdout(), kubectl.stdout());
   t.regex(ours.stdout(), /\n---\napiVersion: v1\n/);
 });
