@@ -36,7 +36,7 @@ const kubeconfig = join(dir, 'kubeconfig');
 await server.writeKubeConfig(kubeconfig);
 
 const node = process.execPath;
-const rxArgs = [...(fromSource ? ['--import=tsx', 'src/cli/main.ts'] : ['dist/cli/bin.js']), 'watch', 'pods', '-A', '--kubeconfig', kubeconfig];
+const rxArgs = [...(fromSource ? ['--import=tsx', 'src/cli/main.ts'] : [process.env.BENCH_BIN ?? 'dist/cli/bin.js']), 'watch', 'pods', '-A', '--kubeconfig', kubeconfig];
 const kubectlArgs = ['get', 'pods', '-A', '-w', '--kubeconfig', kubeconfig, '--cache-dir', join(dir, 'kubectl-cache')];
 const env = { ...process.env, HOME: dir };
 

@@ -7,6 +7,8 @@ const wide = (header: string, value: Column['value']): Column => ({ header, valu
 const containers = wide('CONTAINERS', (o) => templateContainers(o, 'name'));
 const images = wide('IMAGES', (o) => templateContainers(o, 'image'));
 const selector = wide('SELECTOR', (o) => selectorText(field(o, 'spec', 'selector')));
+/** AGE, then the wide CONTAINERS, IMAGES and SELECTOR of a workload with a pod template. */
+const workloadTail: readonly Column[] = [ageColumn, containers, images, selector];
 const number = (header: string, ...path: string[]): Column => ({ header, value: (o) => String(count(field(o, ...path))) });
 const dataCount = (o: KubeObject, ...parts: string[]): number => parts.reduce((n, part) => n + Object.keys(objectOf(field(o, part))).length, 0);
 const objectOf = (value: unknown): object => (value !== null && typeof value === 'object' ? value : {});
@@ -43,20 +45,14 @@ const byKind: Readonly<Record<string, readonly Column[]>> = {
     { header: 'READY', value: (d) => `${count(field(d, 'status', 'readyReplicas'))}/${desired(d)}` },
     number('UP-TO-DATE', 'status', 'updatedReplicas'),
     number('AVAILABLE', 'status', 'availableReplicas'),
-    ageColumn,
-    containers,
-    images,
-    selector,
+    ...workloadTail,
   ],
   ReplicaSet: [
     nameColumn,
     { header: 'DESIRED', value: (r) => String(desired(r)) },
     number('CURRENT', 'status', 'replicas'),
     number('READY', 'status', 'readyReplicas'),
-    ageColumn,
-    containers,
-    images,
-    selector,
+    ...workloadTail,
   ],
   StatefulSet: [nameColumn, { header: 'READY', value: (s) => `${count(field(s, 'status', 'readyReplicas'))}/${desired(s)}` }, ageColumn, containers, images],
   DaemonSet: [
@@ -67,10 +63,7 @@ const byKind: Readonly<Record<string, readonly Column[]>> = {
     number('UP-TO-DATE', 'status', 'updatedNumberScheduled'),
     number('AVAILABLE', 'status', 'numberAvailable'),
     { header: 'NODE SELECTOR', value: (d) => labelsText(field(d, 'spec', 'template', 'spec', 'nodeSelector')) },
-    ageColumn,
-    containers,
-    images,
-    selector,
+    ...workloadTail,
   ],
 };
 

@@ -1,5 +1,5 @@
 import type { CliOutput } from './liveScreen.js';
-import { createStatusLog } from './statusLog.js';
+import { createStatusLog, streamedOutput } from './statusLog.js';
 import { toYaml } from './toYaml.js';
 import { watchEvent, type WatchEvent } from './watchEvent.js';
 import type { ResolvedWatch, WatchOutput } from './watchOutput.js';
@@ -43,14 +43,8 @@ export function createObjectsOutput(config: ObjectsOutputConfig): WatchOutput {
     if (format === 'json') stdout.write(`${JSON.stringify(value)}\n`);
     else stdout.write(`${documents++ > 0 ? '---\n' : ''}${toYaml(value)}`);
   };
-  return {
-    tickMs: 1000,
-    unreachable: messages.unreachable,
-    resolved(resolved) {
-      watch = resolved;
-      messages.resolved(resolved);
-    },
-    status: messages.status,
+  return streamedOutput(messages, {
+    resolved: (resolved) => void (watch = resolved),
     update(_snapshot, changes) {
       if (!started || !watch) return;
       for (const change of changes) {
@@ -59,15 +53,9 @@ export function createObjectsOutput(config: ObjectsOutputConfig): WatchOutput {
       }
     },
     synced(snapshot) {
-      messages.synced(snapshot);
       started = true;
       if (!watch) return;
       for (const key of [...snapshot.keys()].sort()) print({ type: 'ADDED', object: snapshot.get(key)! });
     },
-    warning: messages.warning,
-    tick: messages.tick,
-    close(summary) {
-      if (summary && watch) messages.close(summary.snapshot);
-    },
-  };
+  });
 }

@@ -1,6 +1,6 @@
 import type { CliOutput } from './liveScreen.js';
 import { createRowWriter, type RowWriter } from './rowWriter.js';
-import { createStatusLog } from './statusLog.js';
+import { createStatusLog, streamedOutput } from './statusLog.js';
 import { rowCells, tableHeaders, tableRows } from './tableRows.js';
 import { watchEvent } from './watchEvent.js';
 import type { ResolvedWatch, WatchOutput } from './watchOutput.js';
@@ -37,17 +37,13 @@ export function createRowsOutput(config: RowsOutputConfig): WatchOutput {
     if (!writer || rows.length === 0) return;
     stdout.write(`${writer.lines(rows).join('\n')}\n`);
   };
-  return {
-    tickMs: 1000,
-    unreachable: messages.unreachable,
+  return streamedOutput(messages, {
     resolved(resolved) {
       watch = resolved;
-      messages.resolved(resolved);
       const headers = tableHeaders(resolved.columns);
       // kubectl sizes EVENT for its longest value, MODIFIED, from the start.
       writer = createRowWriter({ headers: watchEvents ? ['EVENT', ...headers] : headers, noHeaders: config.noHeaders ?? false, ...(watchEvents ? { minWidths: ['MODIFIED'.length] } : {}) });
     },
-    status: messages.status,
     update(_snapshot, changes) {
       if (!started || !watch) return;
       const now = Date.now();
@@ -60,16 +56,10 @@ export function createRowsOutput(config: RowsOutputConfig): WatchOutput {
       print(rows);
     },
     synced(snapshot) {
-      messages.synced(snapshot);
       started = true;
       if (!watch) return;
       const rows = tableRows(snapshot, { columns: watch.columns, now: Date.now() }).map((row) => (watchEvents ? ['ADDED', ...row.cells] : row.cells));
       print(rows);
     },
-    warning: messages.warning,
-    tick: messages.tick,
-    close(summary) {
-      if (summary && watch) messages.close(summary.snapshot);
-    },
-  };
+  });
 }

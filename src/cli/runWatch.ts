@@ -1,5 +1,4 @@
 import type { KubeConfig } from '@kubernetes/client-node';
-import type { Subscription } from 'rxjs';
 import { emptySnapshot, type Indexers, informer, type KubeObject, listWatch, type ListWatchStatus, type Snapshot, stripManagedFields } from '../index.js';
 import { CliError, usageError } from './cliError.js';
 import { columnsFor } from './columnsFor.js';
@@ -7,6 +6,7 @@ import { compileJsonPath } from './compileJsonPath.js';
 import { crdColumns } from './crdColumns.js';
 import { createWatchdog } from './createWatchdog.js';
 import { discoverResource, type DiscoveredResource } from './discoverResource.js';
+import { followInformer, type FollowedInformer } from './followInformer.js';
 import { failureText, isHopeless, type FailureContext } from './failureText.js';
 import { createLiveOutput } from './liveOutput.js';
 import type { CliOutput } from './liveScreen.js';
@@ -78,9 +78,10 @@ export async function runWatch(config: RunWatchConfig): Promise<number> {
 
   const state = createWatchState(Date.now());
   const output = createOutput(config, state);
-  let snapshot: Snapshot<KubeObject> = emptySnapshot(Object.keys(indexers));
-  let subscription: Subscription | undefined;
-  const ticks = setInterval(() => output.tick(snapshot), output.tickMs);
+  const empty = emptySnapshot<KubeObject>(Object.keys(indexers));
+  let followed: FollowedInformer | undefined;
+  const snapshot = (): Snapshot<KubeObject> => followed?.snapshot() ?? empty;
+  const ticks = setInterval(() => output.tick(snapshot()), output.tickMs);
   try {
     const kubeConfig = await config.kubeConfig;
     context.server = kubeConfig.getCurrentCluster()?.server ?? '?';
@@ -125,36 +126,11 @@ export async function runWatch(config: RunWatchConfig): Promise<number> {
         onStatus,
       },
     );
-    const cache = informer(source, { indexers });
-    await new Promise<void>((resolve, reject) => {
-      if (stop.signal.aborted) return resolve();
-      stop.signal.addEventListener('abort', () => resolve(), { once: true });
-      subscription = cache.updates$.subscribe({
-        next: (update) => {
-          const wasSynced = snapshot.synced;
-          snapshot = update.snapshot;
-          const now = Date.now();
-          if (state.list !== undefined) state.onListApplied();
-          for (const change of update.changes) state.onChange(change, now);
-          output.update(snapshot, update.changes);
-          if (!wasSynced && snapshot.synced) {
-            state.onSynced(now);
-            output.synced(snapshot);
-          }
-        },
-        error: reject,
-        complete: resolve,
-      });
-      subscription.add(
-        cache.errors$.subscribe((error) => {
-          state.onError(error.message, Date.now());
-          output.warning(error.message);
-        }),
-      );
-    });
+    followed = followInformer(informer(source, { indexers }), { state, output, initial: snapshot(), signal: stop.signal });
+    await followed.done;
     if (failure !== undefined) throw failure;
     finish();
-    output.close({ snapshot });
+    output.close({ snapshot: snapshot() });
     return 0;
   } catch (error) {
     finish();
@@ -168,7 +144,7 @@ export async function runWatch(config: RunWatchConfig): Promise<number> {
   function finish(): void {
     clearInterval(ticks);
     watchdog.stop();
-    subscription?.unsubscribe();
+    followed?.unsubscribe();
     config.signal.removeEventListener('abort', onUserAbort);
   }
 }

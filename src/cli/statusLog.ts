@@ -3,7 +3,7 @@ import { isHopeless } from './failureText.js';
 import { formatIndexSummary, indexSummary } from './indexSummary.js';
 import type { CliOutput } from './liveScreen.js';
 import { progressLine, statusLine } from './statusText.js';
-import type { ResolvedWatch } from './watchOutput.js';
+import type { ResolvedWatch, WatchOutput } from './watchOutput.js';
 import type { WatchState } from './watchState.js';
 
 /** Options of {@link createStatusLog}. */
@@ -77,6 +77,40 @@ export function createStatusLog(config: StatusLogConfig): StatusLog {
     close(snapshot) {
       log(statusLine(state, snapshot, plural(), Date.now()));
       summaries(snapshot, 10);
+    },
+  };
+}
+
+/** What an output that streams rows or objects does itself; the rest is the status log's. */
+export type StreamedParts = Pick<WatchOutput, 'resolved' | 'update' | 'synced'>;
+
+/**
+ * A {@link WatchOutput} for a stream: `objects` prints the rows or objects (on stdout), `messages`
+ * everything else (on stderr), a status line a second.
+ *
+ * @param messages the status log.
+ * @param objects what goes on stdout, told after the log.
+ */
+export function streamedOutput(messages: StatusLog, objects: StreamedParts): WatchOutput {
+  let resolved = false;
+  return {
+    tickMs: 1000,
+    unreachable: messages.unreachable,
+    resolved(watch) {
+      resolved = true;
+      messages.resolved(watch);
+      objects.resolved(watch);
+    },
+    status: messages.status,
+    update: objects.update,
+    synced(snapshot) {
+      messages.synced(snapshot);
+      objects.synced(snapshot);
+    },
+    warning: messages.warning,
+    tick: messages.tick,
+    close(summary) {
+      if (summary && resolved) messages.close(summary.snapshot);
     },
   };
 }
