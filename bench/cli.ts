@@ -13,7 +13,8 @@
  * as any earlier run on the machine would have). rx-informer is the built CLI (dist/cli/bin.js,
  * what `npm install` puts on the PATH); `BENCH_CLI=src` times `tsx src/cli/main.ts` instead.
  *
- * Environment: BENCH_PODS, BENCH_ROUNDS (default 7), KUBECTL (default: kubectl on the PATH).
+ * Environment: BENCH_PODS, BENCH_ROUNDS (default 7), KUBECTL (default: kubectl on the PATH),
+ * BENCH_BIN (another build of the CLI to time, e.g. an experimental bundle, instead of dist/cli/bin.js).
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
