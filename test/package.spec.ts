@@ -221,7 +221,7 @@ test('the CLI on Node older than 22.19 says so in one line and exits 1; on this 
     t.is(failure?.code, 1, `exit code on ${version}`);
     const lines = (failure?.stderr ?? '').trim().split('\n');
     t.is(lines.length, 1, `one line on ${version}: ${failure?.stderr}`);
-    t.regex(lines[0] ?? '', /^\[informer\] rx-informer needs Node\.js 22\.19 or newer; this is v20\.\d+\.\d+/, version);
+    t.regex(lines[0] ?? '', /^error: rx-informer needs Node\.js 22\.19 or newer; this is v20\.\d+\.\d+/, version);
     t.is(failure?.stdout, '');
   }
   t.is((manifest['engines'] as { node?: string }).node, '>=22.19', 'the check and engines.node say the same');

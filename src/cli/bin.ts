@@ -10,7 +10,7 @@
 const minimum = [22, 19] as const;
 const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
 if (major < minimum[0] || (major === minimum[0] && minor < minimum[1])) {
-  process.stderr.write(`[informer] rx-informer needs Node.js ${minimum.join('.')} or newer; this is ${process.version}\n`);
+  process.stderr.write(`error: rx-informer needs Node.js ${minimum.join('.')} or newer; this is ${process.version}\n`);
   process.exitCode = 1;
 } else {
   await import('./main.js');

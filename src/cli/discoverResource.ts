@@ -1,7 +1,7 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { firstValueFrom, take, type Observable } from 'rxjs';
 import { discoverResource as discover, KubeApiError, type DiscoveredResource } from '../index.js';
-import { CliError } from './cliError.js';
+import { isTlsFailure } from './failureText.js';
 
 export type { DiscoveredResource };
 
@@ -18,13 +18,15 @@ export interface DiscoverResourceConfig {
 /**
  * Resolves what a user types after `kubectl get` through the library's {@link discover} (plural,
  * singular, short name or kind, optionally with `.group` or `.version.group`), retrying while the
- * server cannot be reached, until `signal` aborts.
+ * server cannot be reached, until `signal` aborts. What retrying cannot fix is thrown at once: the
+ * server's answer (an unknown resource, a server that is not a Kubernetes API server, 401, 403) and
+ * a TLS failure.
  *
  * @param kubeConfig the cluster to ask.
  * @param text the resource as typed.
  * @param config retry reporting and cancellation.
  * @returns the resource.
- * @throws {CliError} for an unknown resource; {@link KubeApiError} when discovery itself is refused.
+ * @throws {KubeApiError} when discovery is refused or finds nothing; {@link TransportError} for TLS.
  */
 export async function discoverResource(kubeConfig: KubeConfig, text: string, config: DiscoverResourceConfig = {}): Promise<DiscoveredResource> {
   let delay = config.retryDelayMs ?? 1000;
@@ -32,10 +34,7 @@ export async function discoverResource(kubeConfig: KubeConfig, text: string, con
     try {
       return await firstValueUntil(discover(kubeConfig, text), config.signal);
     } catch (error) {
-      if (error instanceof KubeApiError && error.verb === 'discover' && error.code === 404 && error.resource === text) {
-        throw new CliError(`the server doesn't have a resource type ${JSON.stringify(text)}`);
-      }
-      if (error instanceof KubeApiError || config.signal?.aborted) throw error;
+      if (error instanceof KubeApiError || isTlsFailure(error) || config.signal?.aborted) throw error;
       config.onRetry?.(error as Error, delay);
       await sleep(delay, config.signal);
       delay = Math.min(delay * 2, 30_000);

@@ -17,6 +17,8 @@ export interface LiveOutputConfig {
   readonly banner?: readonly string[];
   /** Frame period in ms (default 250). */
   readonly tickMs?: number;
+  /** ANSI colours (default true; false for `--no-color` and `NO_COLOR`). */
+  readonly color?: boolean;
 }
 
 /**
@@ -40,8 +42,8 @@ export function createLiveOutput(config: LiveOutputConfig): WatchOutput {
       ...(config.banner ? { banner: config.banner } : {}),
       plural: watch?.resource.plural ?? config.resource,
       columns: watch?.columns ?? [],
-      namespaceColumn: watch?.namespaceColumn ?? false,
       indexNames,
+      color: config.color ?? true,
     });
   };
   const draw = (): void => screen.draw(frame());

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import type { KubeConfig } from '@kubernetes/client-node';
-import { CliError } from './cliError.js';
+import { CliError, cliFailure } from './cliError.js';
 
 /** Where to load the kubeconfig from; the environment is passed in so tests need not touch the process's. */
 export interface LoadKubeConfigConfig {
@@ -32,7 +32,7 @@ export async function loadKubeConfig(config: LoadKubeConfigConfig = {}): Promise
   const defaultFile = home ? join(home, '.kube', 'config') : undefined;
   try {
     if (config.path !== undefined) {
-      if (!existsSync(config.path)) throw new CliError(`no kubeconfig at ${config.path} (from --kubeconfig)`);
+      if (!existsSync(config.path)) throw cliFailure(`no kubeconfig at ${config.path} (from --kubeconfig)`);
       kubeConfig.loadFromFile(config.path);
     } else if (fromEnv.some((file) => existsSync(file))) {
       // As kubectl: the files that exist, merged, the first one's current context winning.
@@ -49,23 +49,23 @@ export async function loadKubeConfig(config: LoadKubeConfigConfig = {}): Promise
       kubeConfig.loadFromCluster();
     } else {
       const looked = [...fromEnv.map((file) => `${file} ($KUBECONFIG)`), ...(defaultFile ? [defaultFile] : [])].join(', ');
-      throw new CliError(
+      throw cliFailure(
         `no kubeconfig found (looked in ${looked || 'nowhere: no $KUBECONFIG and no home directory'}); pass --kubeconfig <path>, set KUBECONFIG, or try rx-informer demo`,
       );
     }
   } catch (error) {
     if (error instanceof CliError) throw error;
-    throw new CliError(`cannot read the kubeconfig: ${(error as Error).message}`, { cause: error });
+    throw cliFailure(`cannot read the kubeconfig: ${(error as Error).message}`, error);
   }
   if (config.context !== undefined) {
     if (!kubeConfig.getContextObject(config.context)) {
       const known = kubeConfig.getContexts().map((c) => c.name);
-      throw new CliError(`no context ${JSON.stringify(config.context)} in the kubeconfig (it has: ${known.join(', ') || 'none'})`);
+      throw cliFailure(`context was not found for specified context: ${config.context} (the kubeconfig has: ${known.join(', ') || 'none'})`);
     }
     kubeConfig.setCurrentContext(config.context);
   }
   if (!kubeConfig.getCurrentCluster()) {
-    throw new CliError(`the kubeconfig's context ${JSON.stringify(kubeConfig.getCurrentContext())} names no cluster; pass --context <name>`);
+    throw cliFailure(`the kubeconfig's context ${JSON.stringify(kubeConfig.getCurrentContext())} names no cluster; pass --context <name>`);
   }
   return kubeConfig;
 }

@@ -1,8 +1,22 @@
-import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
-import { CliError } from './cliError.js';
+import { CliError, usageError } from './cliError.js';
+import { FlagError, flagHelp, parseFlags, type FlagSpecs } from './parseFlags.js';
+
+/** How objects are shown: kubectl's table (a live view on a terminal), with its wide columns, or one object at a time. */
+export type OutputFormat = 'table' | 'wide' | 'name' | 'json' | 'yaml';
+
+/** The flags that shape the output, shared by `watch` and `demo`. */
+export interface OutputOptions {
+  readonly output: OutputFormat;
+  /** `--output-watch-events`: an EVENT column, or `{"type","object"}` around each object. */
+  readonly watchEvents: boolean;
+  /** `--no-headers`. */
+  readonly noHeaders: boolean;
+  /** `--no-color`; `NO_COLOR` in the environment is read by the program, not here. */
+  readonly noColor: boolean;
+}
 
 /** `rx-informer watch …`: what to watch and how to show it. */
-export interface WatchCommand {
+export interface WatchCommand extends OutputOptions {
   readonly command: 'watch';
   /** As typed: `pods`, `po`, `Pod`, `deployments.apps`, `widgets.example.com`. */
   readonly resource: string;
@@ -14,14 +28,14 @@ export interface WatchCommand {
   /** `--index name=jsonpath`, in order. */
   readonly indexes: readonly IndexSpec[];
   readonly metadataOnly: boolean;
-  /** `table` (a live view on a terminal, plain lines otherwise) or `json` (JSON lines). */
-  readonly output: 'table' | 'json';
+  /** `--request-timeout`: give up after the server has not answered for this long, in ms; 0 (the default): never. */
+  readonly requestTimeoutMs: number;
   readonly kubeconfig?: string;
   readonly context?: string;
 }
 
 /** `rx-informer demo …`: the watch against an in-process API server with churn. */
-export interface DemoCommand {
+export interface DemoCommand extends OutputOptions {
   readonly command: 'demo';
   /** Pods seeded (default 5 000). */
   readonly pods: number;
@@ -29,12 +43,13 @@ export interface DemoCommand {
   readonly rate: number;
   /** Stop after this many seconds and exit 0; absent: until Ctrl-C. */
   readonly seconds?: number;
-  readonly output: 'table' | 'json';
 }
 
-/** `rx-informer help`, `--help`, `-h`, or no arguments at all. */
+/** `rx-informer help [command]`, `--help`, `-h`, or no arguments at all. */
 export interface HelpCommand {
   readonly command: 'help';
+  /** The command asked about; absent: the program. */
+  readonly topic?: 'watch' | 'demo';
 }
 
 /** `rx-informer --version`. */
@@ -51,58 +66,89 @@ export interface IndexSpec {
   readonly path: string;
 }
 
-/** The usage text printed by `rx-informer help`. */
-export const usage = `Usage:
-  rx-informer watch <resource> [-n <namespace> | -A] [-l <selector>] [--field-selector <selector>]
-                    [--index <name>=<jsonpath>]... [--metadata-only] [-o json]
-                    [--kubeconfig <path>] [--context <name>]
-  rx-informer demo [--pods <n>] [--rate <events/s>] [--seconds <n>] [-o json]
+const outputFlags = {
+  output: { type: 'string', short: 'o', value: 'format', help: 'wide (more columns), name, json (an object a line) or yaml (documents); default: the table' },
+  'output-watch-events': { type: 'boolean', help: 'Show changes as events: an EVENT column (ADDED, MODIFIED, DELETED), or {"type","object"} with -o json|yaml' },
+  'no-headers': { type: 'boolean', help: 'Leave out the header line of the table' },
+  'no-color': { type: 'boolean', help: 'No colours on a terminal (so does a non-empty NO_COLOR)' },
+} as const satisfies FlagSpecs;
 
-  watch   List+Watch <resource> (pods, po, Pod, deployments.apps, widgets.example.com) with an
-          informer and show it live: a table that updates in place, the initial-sync progress,
-          the event rate, the watch state and index summaries. -o json streams changes as JSON lines.
-  demo    The same, against an in-process Kubernetes API server seeded with pods, namespaces and
-          nodes and kept busy with rolling updates, deletes and creates. No cluster needed.
+/** The flags of `rx-informer watch`, in `--help` order. */
+export const watchFlags = {
+  'all-namespaces': { type: 'boolean', short: 'A', help: 'Every namespace (wins over --namespace, as with kubectl)' },
+  namespace: { type: 'string', short: 'n', value: 'namespace', help: "Only this namespace (default: the context's)" },
+  selector: { type: 'string', short: 'l', value: 'selector', help: 'Label selector, e.g. app=web,tier!=db' },
+  'field-selector': { type: 'string', value: 'selector', help: 'Field selector, e.g. spec.nodeName=node-1' },
+  ...outputFlags,
+  watch: { type: 'boolean', short: 'w', help: 'Accepted, as kubectl get takes it: watch always watches' },
+  index: { type: 'strings', value: 'name=jsonpath', help: 'Index by a JSONPath (.spec.nodeName, [*], [\'key\'], [?(@.type=="Ready")]); shows the counts' },
+  'metadata-only': { type: 'boolean', help: 'Ask for metadata only (PartialObjectMetadata): NAME and AGE' },
+  'request-timeout': { type: 'string', value: 'duration', help: 'Give up (exit 1) when the server has not answered for this long, e.g. 30s, 2m (default 0: keep trying)' },
+  kubeconfig: { type: 'string', value: 'path', help: 'Kubeconfig file (default: $KUBECONFIG, then ~/.kube/config)' },
+  context: { type: 'string', value: 'name', help: 'Kubeconfig context (default: the current one)' },
+  help: { type: 'boolean', short: 'h', help: 'This help' },
+} as const satisfies FlagSpecs;
 
-Options:
-  -n, --namespace <ns>        Only this namespace (default: the context's namespace)
-  -A, --all-namespaces        Every namespace
-  -l, --selector <selector>   Label selector, e.g. app=web,tier!=db
-      --field-selector <sel>  Field selector, e.g. spec.nodeName=node-1
-      --index <name>=<path>   Index by a JSONPath (.spec.nodeName, [0], [*], ['key']); shows counts
-      --metadata-only         Ask for metadata only (PartialObjectMetadata)
-  -o, --output json           JSON lines: {"type":"add"|"update"|"delete","key":…,"object":…}
-      --kubeconfig <path>     Kubeconfig file (default: $KUBECONFIG, then ~/.kube/config)
-      --context <name>        Kubeconfig context (default: the current one)
-      --pods <n>              demo: pods to seed (default 5000)
-      --rate <n>              demo: churn events per second (default 300)
-      --seconds <n>           demo: run this long, then exit 0 (default: until Ctrl-C)
-  -h, --help                  This text
-`;
-
-const watchOptions = {
-  namespace: { type: 'string', short: 'n' },
-  'all-namespaces': { type: 'boolean', short: 'A', default: false },
-  selector: { type: 'string', short: 'l' },
-  'field-selector': { type: 'string' },
-  index: { type: 'string', multiple: true, default: [] as string[] },
-  'metadata-only': { type: 'boolean', default: false },
-  output: { type: 'string', short: 'o' },
-  kubeconfig: { type: 'string' },
-  context: { type: 'string' },
-  help: { type: 'boolean', short: 'h', default: false },
-} as const satisfies ParseArgsOptionsConfig;
-
-const demoOptions = {
-  pods: { type: 'string' },
-  rate: { type: 'string' },
-  seconds: { type: 'string' },
-  output: { type: 'string', short: 'o' },
-  help: { type: 'boolean', short: 'h', default: false },
-} as const satisfies ParseArgsOptionsConfig;
+/** The flags of `rx-informer demo`, in `--help` order. */
+export const demoFlags = {
+  pods: { type: 'string', value: 'n', help: 'Pods to seed (default 5000)' },
+  rate: { type: 'string', value: 'n', help: 'Churn: changes per second (default 300)' },
+  seconds: { type: 'string', value: 'n', help: 'Run this long, then exit 0 (default: until Ctrl-C)' },
+  ...outputFlags,
+  help: { type: 'boolean', short: 'h', help: 'This help' },
+} as const satisfies FlagSpecs;
 
 /**
- * Parses the arguments after the program name (`process.argv.slice(2)`).
+ * The text `--help` prints: the program's, or a command's with every flag.
+ *
+ * @param topic the command (absent: the program).
+ */
+export function helpText(topic?: 'watch' | 'demo'): string {
+  if (topic === 'watch') {
+    return `List+Watch a resource with an informer and show it as kubectl get -w does. On a terminal: a table that
+updates in place (newest changes first, + added, ~ updated, - deleted) with the sync progress, the event
+rate, the watch state and index summaries. On a pipe: the table, then a row per change; progress and
+errors go to stderr.
+
+Usage:
+  rx-informer watch <resource> [flags]
+
+Examples:
+  rx-informer watch pods -A --index node=.spec.nodeName
+  rx-informer watch deployments.apps -n prod -l app=web -o wide
+  rx-informer watch cm -A -o json --output-watch-events | jq -c '[.type, .object.metadata.name]'
+
+Options:
+${flagHelp(watchFlags)}
+`;
+  }
+  if (topic === 'demo') {
+    return `Start a Kubernetes API server in this process, seed it with namespaces, nodes and pods, keep it busy
+with rolling updates, restarts and deletes, and run watch pods -A --index node=.spec.nodeName against it.
+No cluster needed.
+
+Usage:
+  rx-informer demo [flags]
+
+Options:
+${flagHelp(demoFlags)}
+`;
+  }
+  return `rx-informer: a Kubernetes informer in a terminal.
+
+Usage:
+  rx-informer watch <resource> [flags]   List+Watch a resource and show it live (like kubectl get -w)
+  rx-informer demo [flags]               The same against an in-process API server with churn
+  rx-informer help [command]             Help for a command
+  rx-informer --version                  The version
+
+Run 'rx-informer <command> --help' for a command's flags.
+`;
+}
+
+/**
+ * Parses the arguments after the program name (`process.argv.slice(2)`), with kubectl's flag rules
+ * and wording.
  *
  * ## Example
  * ```ts
@@ -112,15 +158,18 @@ const demoOptions = {
  *
  * @param argv the arguments.
  * @returns the command.
- * @throws {CliError} with exit code 2 for anything it cannot make sense of, worded for the user.
+ * @throws {CliError} with exit code 2 for anything it cannot make sense of: `error: …` and the help to see.
  */
 export function parseCliArgs(argv: readonly string[]): CliCommand {
   const [command, ...rest] = argv;
   switch (command) {
     case undefined:
-    case 'help':
     case '-h':
     case '--help':
+      return { command: 'help' };
+    case 'help':
+      if (rest[0] === 'watch' || rest[0] === 'demo') return { command: 'help', topic: rest[0] };
+      if (rest.length > 0) throw usageError(`unknown command ${JSON.stringify(rest[0])} for "rx-informer"`);
       return { command: 'help' };
     case '--version':
     case '-v':
@@ -131,41 +180,42 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
     case 'demo':
       return parseDemo(rest);
     default:
-      throw usageError(`unknown command ${JSON.stringify(command)}; expected watch, demo or help`);
+      throw usageError(`unknown command ${JSON.stringify(command)} for "rx-informer"`);
   }
 }
 
 function parseWatch(args: readonly string[]): WatchCommand | HelpCommand {
-  const { values, positionals } = parse(args, watchOptions);
-  if (values.help) return { command: 'help' };
-  if (positionals.length === 0) throw usageError('watch needs a resource, e.g. rx-informer watch pods');
-  if (positionals.length > 1) throw usageError(`watch takes one resource, got ${positionals.map((p) => JSON.stringify(p)).join(' ')}`);
-  if (values['all-namespaces'] && values.namespace !== undefined) throw usageError('use either -n <namespace> or -A, not both');
+  const { flags, positionals } = parse(args, watchFlags, 'watch');
+  if (flags.help) return { command: 'help', topic: 'watch' };
+  if (positionals.length === 0) throw usageError('you must specify the type of resource to watch, e.g. rx-informer watch pods', 'watch');
+  if (positionals.length > 1) throw usageError(`watch takes one resource, got ${positionals.map((p) => JSON.stringify(p)).join(' ')}`, 'watch');
+  if (args.some((arg) => /^(-w|--watch)=(0|f|F|false|FALSE|False)$/.test(arg))) throw usageError('rx-informer watch always watches: --watch=false is not supported (kubectl get lists once)', 'watch');
   return {
     command: 'watch',
     resource: positionals[0]!,
-    ...(values.namespace !== undefined ? { namespace: nonEmpty('--namespace', values.namespace) } : {}),
-    allNamespaces: values['all-namespaces'],
-    ...(values.selector !== undefined ? { labelSelector: values.selector } : {}),
-    ...(values['field-selector'] !== undefined ? { fieldSelector: values['field-selector'] } : {}),
-    indexes: values.index.map(parseIndexSpec),
-    metadataOnly: values['metadata-only'],
-    output: parseOutput(values.output),
-    ...(values.kubeconfig !== undefined ? { kubeconfig: nonEmpty('--kubeconfig', values.kubeconfig) } : {}),
-    ...(values.context !== undefined ? { context: nonEmpty('--context', values.context) } : {}),
+    ...(flags.namespace !== undefined && !flags['all-namespaces'] ? { namespace: nonEmpty('--namespace', flags.namespace) } : {}),
+    allNamespaces: flags['all-namespaces'],
+    ...(flags.selector !== undefined ? { labelSelector: flags.selector } : {}),
+    ...(flags['field-selector'] !== undefined ? { fieldSelector: flags['field-selector'] } : {}),
+    indexes: flags.index.map(parseIndexSpec),
+    metadataOnly: flags['metadata-only'],
+    requestTimeoutMs: flags['request-timeout'] === undefined ? 0 : parseDuration(flags['request-timeout']),
+    ...outputOptions(flags),
+    ...(flags.kubeconfig !== undefined ? { kubeconfig: nonEmpty('--kubeconfig', flags.kubeconfig) } : {}),
+    ...(flags.context !== undefined ? { context: nonEmpty('--context', flags.context) } : {}),
   };
 }
 
 function parseDemo(args: readonly string[]): DemoCommand | HelpCommand {
-  const { values, positionals } = parse(args, demoOptions);
-  if (values.help) return { command: 'help' };
-  if (positionals.length > 0) throw usageError(`demo takes no arguments, got ${JSON.stringify(positionals[0])}`);
+  const { flags, positionals } = parse(args, demoFlags, 'demo');
+  if (flags.help) return { command: 'help', topic: 'demo' };
+  if (positionals.length > 0) throw usageError(`demo takes no arguments, got ${JSON.stringify(positionals[0])}`, 'demo');
   return {
     command: 'demo',
-    pods: values.pods === undefined ? 5000 : count('--pods', values.pods, 0, 200_000),
-    rate: values.rate === undefined ? 300 : count('--rate', values.rate, 0, 20_000),
-    ...(values.seconds !== undefined ? { seconds: positive('--seconds', values.seconds) } : {}),
-    output: parseOutput(values.output),
+    pods: flags.pods === undefined ? 5000 : count('--pods', flags.pods, 0, 200_000),
+    rate: flags.rate === undefined ? 300 : count('--rate', flags.rate, 0, 20_000),
+    ...(flags.seconds !== undefined ? { seconds: positive('--seconds', flags.seconds) } : {}),
+    ...outputOptions(flags),
   };
 }
 
@@ -174,43 +224,58 @@ export function parseIndexSpec(text: string): IndexSpec {
   const eq = text.indexOf('=');
   const name = eq > 0 ? text.slice(0, eq).trim() : '';
   const path = eq > 0 ? text.slice(eq + 1).trim() : '';
-  if (name === '' || path === '') throw usageError(`--index wants <name>=<jsonpath>, e.g. node=.spec.nodeName; got ${JSON.stringify(text)}`);
+  if (name === '' || path === '') throw usageError(`--index wants <name>=<jsonpath>, e.g. node=.spec.nodeName; got ${JSON.stringify(text)}`, 'watch');
   return { name, path };
 }
 
-function parse<O extends ParseArgsOptionsConfig>(args: readonly string[], options: O) {
+/**
+ * A `--request-timeout` as kubectl takes it: `0`, whole seconds (`30`), or a Go duration (`1m30s`, `500ms`).
+ *
+ * @returns milliseconds.
+ */
+export function parseDuration(text: string): number {
+  const units: Record<string, number> = { ns: 1e-6, us: 1e-3, µs: 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+  const trimmed = text.trim();
+  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
+  const parts = [...trimmed.matchAll(/(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)/g)];
+  if (trimmed === '' || parts.map((p) => p[0]).join('') !== trimmed) {
+    throw new CliError('error: Invalid timeout value. Timeout must be a single integer in seconds, or an integer followed by a corresponding time unit (e.g. 1s | 2m | 3h)', { exitCode: 2 });
+  }
+  return Math.round(parts.reduce((ms, [, n, unit]) => ms + Number(n) * units[unit!]!, 0));
+}
+
+function outputOptions(flags: { readonly output: string | undefined; readonly 'output-watch-events': boolean; readonly 'no-headers': boolean; readonly 'no-color': boolean }): OutputOptions {
+  return { output: parseOutput(flags.output), watchEvents: flags['output-watch-events'], noHeaders: flags['no-headers'], noColor: flags['no-color'] };
+}
+
+function parse<S extends FlagSpecs>(args: readonly string[], specs: S, command: string): ReturnType<typeof parseFlags<S>> {
   try {
-    return parseArgs({ args: [...args], options, allowPositionals: true as const, strict: true as const });
+    return parseFlags(args, specs);
   } catch (error) {
-    // node:util words these well ("Unknown option '--foo'"); keep its text, drop its hints about '--'.
-    const message = (error as Error).message.split('. To specify a positional')[0]!;
-    throw usageError(message.replace(/\.$/, ''));
+    if (error instanceof FlagError) throw usageError(error.message, command);
+    throw error;
   }
 }
 
-function parseOutput(output: string | undefined): 'table' | 'json' {
-  if (output === undefined || output === 'table' || output === 'wide') return 'table';
-  if (output === 'json' || output === 'jsonl') return 'json';
-  throw usageError(`unsupported output ${JSON.stringify(output)}; use -o json (JSON lines) or leave it out for the table`);
+function parseOutput(output: string | undefined): OutputFormat {
+  if (output === undefined || output === '' || output === 'table') return 'table';
+  if (output === 'wide' || output === 'name' || output === 'json' || output === 'yaml') return output;
+  throw new CliError(`error: unable to match a printer suitable for the output format ${JSON.stringify(output)}, allowed formats are: json,name,wide,yaml`, { exitCode: 2 });
 }
 
 function count(flag: string, text: string, min: number, max: number): number {
   const n = Number(text);
-  if (!/^\d+$/.test(text.trim()) || n < min || n > max) throw usageError(`${flag} wants a whole number from ${min} to ${max}, got ${JSON.stringify(text)}`);
+  if (!/^\d+$/.test(text.trim()) || n < min || n > max) throw usageError(`invalid argument ${JSON.stringify(text)} for "${flag}" flag: a whole number from ${min} to ${max}`, 'demo');
   return n;
 }
 
 function positive(flag: string, text: string): number {
   const n = Number(text);
-  if (text.trim() === '' || !Number.isFinite(n) || n <= 0) throw usageError(`${flag} wants a positive number of seconds, got ${JSON.stringify(text)}`);
+  if (text.trim() === '' || !Number.isFinite(n) || n <= 0) throw usageError(`invalid argument ${JSON.stringify(text)} for "${flag}" flag: a positive number of seconds`, 'demo');
   return n;
 }
 
 function nonEmpty(flag: string, text: string): string {
-  if (text.trim() === '') throw usageError(`${flag} must not be empty`);
+  if (text.trim() === '') throw usageError(`${flag} must not be empty`, 'watch');
   return text;
-}
-
-function usageError(message: string): CliError {
-  return new CliError(`${message} (see rx-informer --help)`, { exitCode: 2 });
 }

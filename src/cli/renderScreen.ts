@@ -1,5 +1,5 @@
 import type { KubeObject, Snapshot } from '../index.js';
-import type { Column } from './columnsFor.js';
+import type { Column } from './column.js';
 import { formatIndexSummary, indexSummary } from './indexSummary.js';
 import { renderTable } from './renderTable.js';
 import { progressLine, statusParts } from './statusText.js';
@@ -18,8 +18,8 @@ export interface ScreenConfig {
   readonly banner?: readonly string[];
   /** `pods`. */
   readonly plural: string;
+  /** Every column of the table, NAMESPACE and NAME included. */
   readonly columns: readonly Column[];
-  readonly namespaceColumn: boolean;
   /** The `--index` names. */
   readonly indexNames: readonly string[];
   /** ANSI colours (default true). */
@@ -55,7 +55,8 @@ export function renderScreen(state: WatchState, snapshot: Snapshot<KubeObject>, 
   const status = statusParts(state, snapshot, config.plural, now);
   lines.push(`${dot} ${fitTo(status.state, width - 2)}`, `  ${fitTo(status.events, width - 2)}`);
   const waiting = phase === 'resolving' || phase === 'unreachable';
-  if (phase === 'listing' || (!snapshot.synced && !waiting)) lines.push(c.paint('36', fit(progressLine(state.list, now, Math.min(30, Math.max(10, width - 70))))));
+  // The bar belongs to the first list only: once synced, a relist says its progress in the state line.
+  if (!snapshot.synced && !waiting) lines.push(c.paint('36', fit(progressLine(state.list, now, Math.min(30, Math.max(10, width - 70))))));
   else if (state.lastError && now - state.lastError.at < 30_000) lines.push(c.paint('31', fit(`last error ${Math.round((now - state.lastError.at) / 1000)}s ago: ${state.lastError.message}`)));
   else lines.push('');
   for (const name of config.indexNames) lines.push(fit(formatIndexSummary(indexSummary(snapshot, name, 40), width)));
@@ -63,8 +64,9 @@ export function renderScreen(state: WatchState, snapshot: Snapshot<KubeObject>, 
 
   const room = height - lines.length - 2; // header + footer
   if (room < 1 || waiting) return lines.slice(0, height);
-  const rows = tableRows(snapshot, { columns: config.columns, namespaceColumn: config.namespaceColumn, now, limit: room, recent: state.recent });
-  const table = renderTable({ headers: tableHeaders(config.columns, config.namespaceColumn), rows, width, color, markColumn: true });
+  const rows = tableRows(snapshot, { columns: config.columns, now, limit: room, recent: state.recent });
+  const keep = new Set(config.columns.flatMap((column, i) => (column.keep ? [i] : [])));
+  const table = renderTable({ headers: tableHeaders(config.columns), rows, width, color, markColumn: true, keep });
   lines.push(c.bold(table[0]!), ...table.slice(1));
   const footer = snapshot.size === 0 && rows.length === 0
     ? (snapshot.synced ? `no ${config.plural}` : '')

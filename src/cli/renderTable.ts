@@ -17,6 +17,8 @@ export interface RenderTableConfig {
   readonly color?: boolean;
   /** Start every line with a two-character mark column: `+ ` added, `~ ` updated, `- ` deleted. */
   readonly markColumn?: boolean;
+  /** Columns (by position) never cut to fit, such as NAME: the others give up room first. */
+  readonly keep?: ReadonlySet<number>;
 }
 
 const gap = '   ';
@@ -25,9 +27,10 @@ const markSigns: Record<Exclude<RowMark, undefined>, string> = { added: '+ ', up
 
 /**
  * Lays out a kubectl-style table: upper-case headers, columns padded to their widest cell and
- * separated by three spaces. When the table is wider than `width`, the widest columns give up
- * room first and their cells end with `…`; no line exceeds `width`. Marked rows (recent changes)
- * can be coloured and/or flagged in a leading mark column.
+ * separated by three spaces. When the table is wider than `width`, the widest columns not in
+ * `keep` give up room first and their cells end with `…`; no line exceeds `width` (a kept column
+ * wider than the screen on its own is the only one cut, at the screen's edge). Marked rows (recent
+ * changes) can be coloured and/or flagged in a leading mark column.
  *
  * ## Example
  * ```ts
@@ -39,13 +42,14 @@ const markSigns: Record<Exclude<RowMark, undefined>, string> = { added: '+ ', up
  * @returns the lines, header first, without trailing spaces or newlines.
  */
 export function renderTable(config: RenderTableConfig): string[] {
-  const { headers, rows, color = false, markColumn = false } = config;
+  const { headers, rows, color = false, markColumn = false, keep = new Set<number>() } = config;
   const width = config.width - (markColumn ? 2 : 0);
   const widths = headers.map((header, i) => rows.reduce((max, row) => Math.max(max, (row.cells[i] ?? '').length), header.length));
   const total = (): number => widths.reduce((sum, w) => sum + w, 0) + gap.length * Math.max(0, widths.length - 1);
   while (total() > width) {
-    const widest = widths.indexOf(Math.max(...widths));
-    if (widths[widest]! <= 4) break;
+    const shrinkable = widths.map((w, i) => (keep.has(i) ? 0 : w));
+    const widest = shrinkable.indexOf(Math.max(...shrinkable));
+    if (shrinkable[widest]! <= 4) break;
     widths[widest]!--;
   }
   const line = (cells: readonly string[]): string =>

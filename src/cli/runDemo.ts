@@ -5,7 +5,9 @@ import type { DemoCommand } from './parseCliArgs.js';
 import { runWatch } from './runWatch.js';
 
 /** What {@link runDemo} needs besides the parsed `demo` command. */
-export interface RunDemoConfig extends Omit<DemoCommand, 'command'> {
+export interface RunDemoConfig extends Omit<DemoCommand, 'command' | 'noColor'> {
+  /** Colours on a terminal (default true). */
+  readonly color?: boolean;
   readonly stdout: CliOutput;
   readonly stderr: CliOutput;
   /** Aborting it ends the demo (Ctrl-C). */
@@ -37,7 +39,11 @@ export async function runDemo(config: RunDemoConfig): Promise<number> {
       allNamespaces: true,
       indexes: [{ name: 'node', path: '.spec.nodeName' }],
       metadataOnly: false,
+      requestTimeoutMs: 0,
       output: config.output,
+      watchEvents: config.watchEvents,
+      noHeaders: config.noHeaders,
+      ...(config.color !== undefined ? { color: config.color } : {}),
       stdout: config.stdout,
       stderr: config.stderr,
       signal: stop.signal,

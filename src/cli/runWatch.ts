@@ -1,72 +1,120 @@
 import type { KubeConfig } from '@kubernetes/client-node';
-import type { Subscription } from 'rxjs';
-import { emptySnapshot, type Indexers, informer, KubeApiError, type KubeObject, listWatch, type Snapshot, stripManagedFields } from '../index.js';
-import { CliError } from './cliError.js';
+import { emptySnapshot, type Indexers, informer, type KubeObject, listWatch, type ListWatchStatus, type Snapshot, stripManagedFields } from '../index.js';
+import { CliError, usageError } from './cliError.js';
 import { columnsFor } from './columnsFor.js';
 import { compileJsonPath } from './compileJsonPath.js';
+import { crdColumns } from './crdColumns.js';
+import { createWatchdog } from './createWatchdog.js';
 import { discoverResource, type DiscoveredResource } from './discoverResource.js';
-import { createJsonOutput } from './jsonOutput.js';
+import { followInformer, type FollowedInformer } from './followInformer.js';
+import { failureText, isHopeless, type FailureContext } from './failureText.js';
 import { createLiveOutput } from './liveOutput.js';
 import type { CliOutput } from './liveScreen.js';
 import { contextNamespace } from './loadKubeConfig.js';
+import { createObjectsOutput } from './objectsOutput.js';
 import type { IndexSpec, WatchCommand } from './parseCliArgs.js';
-import { createPlainOutput } from './plainOutput.js';
+import { createRowsOutput } from './rowsOutput.js';
 import type { ResolvedWatch, WatchOutput } from './watchOutput.js';
 import { createWatchState, type WatchState } from './watchState.js';
 
 /** What {@link runWatch} watches (the `watch` command's options), where it writes, and when it stops. */
-export interface RunWatchConfig extends Omit<WatchCommand, 'command' | 'kubeconfig' | 'context'> {
-  readonly kubeConfig: KubeConfig;
+export interface RunWatchConfig extends Omit<WatchCommand, 'command' | 'kubeconfig' | 'context' | 'noColor'> {
+  /** The cluster; or the promise of it, so that a terminal shows its first frame while client-node loads. */
+  readonly kubeConfig: KubeConfig | Promise<KubeConfig>;
   readonly stdout: CliOutput;
   readonly stderr: CliOutput;
   /** Aborting it stops the watch; {@link runWatch} then resolves with 0. */
   readonly signal: AbortSignal;
-  /** Lines under the title of the live view (and printed once in plain mode). */
+  /** Colours on a terminal (default true): false for `--no-color` or `NO_COLOR`. */
+  readonly color?: boolean;
+  /** Lines under the title of the live view (and printed once on stderr otherwise). */
   readonly banner?: readonly string[];
   /** First delay of the discovery retries (default 1 000). */
   readonly retryDelayMs?: number;
 }
 
 /**
- * `rx-informer watch`: resolves the resource through discovery, runs an informer over
- * {@link listWatch} with the `--index` indexers, and shows it — a live table on a terminal, plain
- * lines on a pipe, or JSON lines with `-o json` — until `signal` aborts or it cannot go on.
+ * `rx-informer watch`: resolves the resource through discovery (and a custom resource's printer
+ * columns through its CRD), runs an informer over {@link listWatch} with the `--index` indexers,
+ * and shows it — a live table on a terminal, rows or objects on a pipe — until `signal` aborts or it
+ * cannot go on.
  *
- * Unreachable servers are retried (and said so); a 403 or 404 on list/watch, an unknown resource
- * or a refused discovery end it with a one-line message on stderr.
+ * Unreachable servers are retried (and said so) until `--request-timeout` passes without an
+ * answer. What retrying cannot fix ends it with kubectl's wording on stderr, once: an unknown
+ * resource, a server that is not a Kubernetes API server, 400/422 (a bad selector), 401, 403, 404,
+ * a TLS failure.
  *
  * @param config what to watch and where to write.
  * @returns the exit code: 0 after `signal` aborts, 1 when it could not go on (2: a bad `--index`).
  */
 export async function runWatch(config: RunWatchConfig): Promise<number> {
-  const { stderr, signal } = config;
+  const { stderr } = config;
+  const context: { -readonly [K in keyof FailureContext]: FailureContext[K] } = {
+    server: '?',
+    typed: config.resource,
+    ...(config.labelSelector !== undefined ? { labelSelector: config.labelSelector } : {}),
+    ...(config.fieldSelector !== undefined ? { fieldSelector: config.fieldSelector } : {}),
+  };
   let indexers: Indexers<KubeObject>;
   try {
     indexers = buildIndexers(config.indexes); // a bad --index is a usage error before any request
   } catch (error) {
-    stderr.write(`${fatalMessage(error)}\n`);
+    stderr.write(`${failureText(error, context)}\n`);
     return error instanceof CliError ? error.exitCode : 2;
   }
+
+  // Ends the run: the user's signal, a failure retrying cannot fix, or --request-timeout.
+  const stop = new AbortController();
+  let failure: unknown;
+  let lastProblem: Error | undefined;
+  const fail = (error: unknown): void => {
+    failure ??= error;
+    stop.abort(error);
+  };
+  const onUserAbort = (): void => stop.abort(config.signal.reason);
+  if (config.signal.aborted) onUserAbort();
+  config.signal.addEventListener('abort', onUserAbort, { once: true });
+  const watchdog = createWatchdog(config.requestTimeoutMs, () => fail(new CliError(gaveUp(context, config.requestTimeoutMs, lastProblem))));
+
   const state = createWatchState(Date.now());
   const output = createOutput(config, state);
-  let snapshot: Snapshot<KubeObject> = emptySnapshot(Object.keys(indexers));
-  let subscription: Subscription | undefined;
-  const ticks = setInterval(() => output.tick(snapshot), output.tickMs);
-  const server = config.kubeConfig.getCurrentCluster()?.server ?? '?';
+  const empty = emptySnapshot<KubeObject>(Object.keys(indexers));
+  let followed: FollowedInformer | undefined;
+  const snapshot = (): Snapshot<KubeObject> => followed?.snapshot() ?? empty;
+  const ticks = setInterval(() => output.tick(snapshot()), output.tickMs);
   try {
-    const resource = await discoverResource(config.kubeConfig, config.resource, {
-      signal,
+    const kubeConfig = await config.kubeConfig;
+    context.server = kubeConfig.getCurrentCluster()?.server ?? '?';
+    watchdog.start(); // from the first request: loading the kubeconfig (and client-node) is not the server's time
+    const resource = await discoverResource(kubeConfig, config.resource, {
+      signal: stop.signal,
       ...(config.retryDelayMs !== undefined ? { retryDelayMs: config.retryDelayMs } : {}),
       onRetry: (error, delay) => {
-        const message = `cannot reach ${server} (${error.message.replace(/^\[informer\] \w+ failed: /, '')})`;
+        lastProblem = error;
+        const message = error.message.replace(/^\[informer\] \w+ failed: /, '');
         state.onUnreachable(message, Date.now() + delay);
         output.unreachable(message, delay);
       },
     });
-    const namespace = !resource.namespaced || config.allNamespaces ? undefined : (config.namespace ?? contextNamespace(config.kubeConfig));
-    output.resolved(describe(config, resource, namespace, server));
+    context.resource = resource;
+    watchdog.restart();
+    const custom = await crdColumns(kubeConfig, resource, stop.signal);
+    if (custom.warning) output.warning(custom.warning);
+    const namespace = !resource.namespaced || config.allNamespaces ? undefined : (config.namespace ?? contextNamespace(kubeConfig));
+    output.resolved(describe(config, kubeConfig, resource, namespace, custom.columns));
+    const onStatus = (status: ListWatchStatus): void => {
+      if (failure !== undefined) return; // ending: nothing more to say before the one error line
+      state.onStatus(status, Date.now());
+      output.status(status);
+      if (status.type === 'WATCHING') watchdog.stop();
+      else if (status.type === 'LISTING' && status.page > 0) watchdog.restart();
+      else watchdog.start();
+      if (status.type !== 'ERROR') return;
+      lastProblem = status.error;
+      if (isHopeless(status.error)) fail(status.error); // whether or not the source would retry it
+    };
     const source = listWatch<KubeObject>(
-      config.kubeConfig,
+      kubeConfig,
       { group: resource.group, version: resource.version, plural: resource.plural, ...(namespace !== undefined ? { namespace } : {}) },
       {
         ...(config.labelSelector !== undefined ? { labelSelector: config.labelSelector } : {}),
@@ -74,74 +122,58 @@ export async function runWatch(config: RunWatchConfig): Promise<number> {
         metadataOnly: config.metadataOnly,
         transform: stripManagedFields,
         fatalErrors: 'permanent', // 403 and 404 end the command instead of retrying slowly
-        signal,
-        onStatus: (status) => {
-          state.onStatus(status, Date.now());
-          output.status(status);
-        },
+        signal: stop.signal,
+        onStatus,
       },
     );
-    const cache = informer(source, { indexers });
-    await new Promise<void>((resolve, reject) => {
-      signal.addEventListener('abort', () => resolve(), { once: true });
-      subscription = cache.updates$.subscribe({
-        next: (update) => {
-          const wasSynced = snapshot.synced;
-          snapshot = update.snapshot;
-          const now = Date.now();
-          for (const change of update.changes) state.onChange(change, now);
-          output.update(snapshot, update.changes);
-          if (!wasSynced && snapshot.synced) {
-            state.onSynced(now);
-            output.synced(snapshot);
-          }
-        },
-        error: reject,
-        complete: resolve,
-      });
-      subscription.add(
-        cache.errors$.subscribe((error) => {
-          state.onError(error.message, Date.now());
-          output.warning(error.message);
-        }),
-      );
-    });
-    stop();
-    output.close({ snapshot });
+    followed = followInformer(informer(source, { indexers }), { state, output, initial: snapshot(), signal: stop.signal });
+    await followed.done;
+    if (failure !== undefined) throw failure;
+    finish();
+    output.close({ snapshot: snapshot() });
     return 0;
   } catch (error) {
-    stop();
+    finish();
     output.close(undefined);
-    if (signal.aborted && !(error instanceof CliError) && !(error instanceof KubeApiError)) return 0;
-    stderr.write(`${fatalMessage(error)}\n`);
-    return error instanceof CliError ? error.exitCode : 1;
+    const cause = failure ?? error;
+    if (failure === undefined && config.signal.aborted && stop.signal.reason === config.signal.reason) return 0;
+    stderr.write(`${failureText(cause, context)}\n`);
+    return cause instanceof CliError ? cause.exitCode : 1;
   }
 
-  function stop(): void {
+  function finish(): void {
     clearInterval(ticks);
-    subscription?.unsubscribe();
+    watchdog.stop();
+    followed?.unsubscribe();
+    config.signal.removeEventListener('abort', onUserAbort);
   }
 }
 
-/** A live screen on a terminal, plain lines on a pipe, JSON lines with `-o json`. */
+/** A live screen for a table on a terminal, rows for a table on a pipe, objects for `-o name|json|yaml`. */
 function createOutput(config: RunWatchConfig, state: WatchState): WatchOutput {
   const indexNames = config.indexes.map((index) => index.name);
   const { stdout, stderr } = config;
-  if (config.output === 'json') return createJsonOutput(stdout, { state, stdout: stderr, stderr, indexNames });
-  if (!stdout.isTTY) {
-    for (const line of config.banner ?? []) stdout.write(`${line}\n`);
-    return createPlainOutput({ state, stdout, stderr, indexNames });
+  const table = config.output === 'table' || config.output === 'wide';
+  if (table && stdout.isTTY) {
+    return createLiveOutput({ state, stdout, resource: config.resource, indexNames, color: config.color ?? true, ...(config.banner ? { banner: config.banner } : {}) });
   }
-  return createLiveOutput({ state, stdout, resource: config.resource, indexNames, ...(config.banner ? { banner: config.banner } : {}) });
+  for (const line of config.banner ?? []) stderr.write(`${line}\n`);
+  if (table) return createRowsOutput({ state, stdout, stderr, indexNames, watchEvents: config.watchEvents, noHeaders: config.noHeaders });
+  return createObjectsOutput({ state, stdout, stderr, indexNames, format: config.output as 'name' | 'json' | 'yaml', watchEvents: config.watchEvents });
 }
 
-function describe(config: RunWatchConfig, resource: DiscoveredResource, namespace: string | undefined, server: string): ResolvedWatch {
+function describe(config: RunWatchConfig, kubeConfig: KubeConfig, resource: DiscoveredResource, namespace: string | undefined, custom: ResolvedWatch['columns'] | undefined): ResolvedWatch {
+  const server = kubeConfig.getCurrentCluster()?.server ?? '?';
   const where = namespace === undefined ? (resource.namespaced ? 'all namespaces' : 'cluster-scoped') : `namespace ${namespace}`;
   return {
     resource,
-    columns: columnsFor(resource.kind, config.metadataOnly),
-    namespaceColumn: namespace === undefined && resource.namespaced,
-    title: `rx-informer watch ${resource.plural}${resource.group ? `.${resource.group}` : ''} · ${where} · ${config.kubeConfig.getCurrentContext()} @ ${server}`,
+    columns: columnsFor(resource.kind, {
+      wide: config.output === 'wide',
+      metadataOnly: config.metadataOnly,
+      namespaced: namespace === undefined && resource.namespaced,
+      ...(custom ? { custom } : {}),
+    }),
+    title: `rx-informer watch ${resource.plural}${resource.group ? `.${resource.group}` : ''} · ${where} · ${kubeConfig.getCurrentContext()} @ ${server}`,
   };
 }
 
@@ -149,14 +181,20 @@ function describe(config: RunWatchConfig, resource: DiscoveredResource, namespac
 function buildIndexers(specs: readonly IndexSpec[]): Indexers<KubeObject> {
   const indexers: Record<string, (object: KubeObject) => readonly string[]> = {};
   for (const spec of specs) {
-    if (Object.hasOwn(indexers, spec.name)) throw new CliError(`--index ${spec.name} is given twice`, { exitCode: 2 });
-    const path = compileJsonPath(spec.path);
+    if (Object.hasOwn(indexers, spec.name)) throw usageError(`--index ${spec.name} is given twice`, 'watch');
+    let path: (value: unknown) => unknown[];
+    try {
+      path = compileJsonPath(spec.path);
+    } catch (error) {
+      throw usageError(`--index ${spec.name}: ${(error as Error).message}`, 'watch');
+    }
     indexers[spec.name] = (object) => path(object).map((value) => (typeof value === 'string' ? value : JSON.stringify(value)));
   }
   return indexers;
 }
 
-function fatalMessage(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  return message.startsWith('[informer]') ? message : `[informer] ${message}`;
+/** What `--request-timeout` ran out on: the last failure, or the silence. */
+function gaveUp(context: FailureContext, timeoutMs: number, lastProblem: Error | undefined): string {
+  const after = `gave up after ${timeoutMs / 1000}s (--request-timeout)`;
+  return lastProblem === undefined ? `error: the server at ${context.server} did not answer; ${after}` : `${failureText(lastProblem, context)}; ${after}`;
 }

@@ -12,12 +12,14 @@ export function phaseText(phase: WatchPhase, now: number): string {
       return `server unreachable, retrying in ${seconds(phase.retryAt - now)}: ${phase.message}`;
     case 'listing':
       return 'listing';
+    case 'opening':
+      return 'opening the watch';
     case 'watching':
       return 'watching';
     case 'backingOff':
       return `backing off ${seconds(phase.until - now)} (attempt ${phase.attempt}, then ${phase.next}): ${phase.reason}`;
     case 'relisting':
-      return `relisting (${phase.reason})`;
+      return `relisting (${phase.reason})${phase.page > 0 ? ` · page ${n(phase.page)} · ${n(phase.items)} items` : ''}`;
   }
 }
 
@@ -36,7 +38,7 @@ export function statusParts(state: WatchState, snapshot: { readonly size: number
     `${phaseText(state.phase, now)}${state.phase.type === 'watching' && snapshot.resourceVersion ? ` at resourceVersion ${snapshot.resourceVersion}` : ''}`,
     `${n(snapshot.size)} ${plural}`,
   ];
-  if (state.syncMs !== undefined) parts.push(`synced in ${seconds(state.syncMs)} (${n(state.pages)} page${state.pages === 1 ? '' : 's'})`);
+  if (state.syncMs !== undefined) parts.push(`synced in ${seconds(state.syncMs)} (${n(state.syncPages)} page${state.syncPages === 1 ? '' : 's'})`);
   if (state.relists > 0) parts.push(`${n(state.relists)} relist${state.relists === 1 ? '' : 's'}`);
   const events = `${rate >= 100 ? n(Math.round(rate)) : rate.toFixed(1)} events/s · add ${n(state.counts.add)} · update ${n(state.counts.update)} · delete ${n(state.counts.delete)}`;
   return { state: parts.join(' · '), events };

@@ -1,14 +1,12 @@
 import type { KubeObject, Snapshot } from '../index.js';
-import type { Column } from './columnsFor.js';
-import { formatAge } from './formatAge.js';
+import type { Column } from './column.js';
 import type { TableRow } from './renderTable.js';
 import { deletedKeptMs, type RecentChange } from './watchState.js';
 
 /** Options of {@link tableRows}. */
 export interface TableRowsConfig {
+  /** Every column, NAMESPACE and NAME included (see `columnsFor`). */
   readonly columns: readonly Column[];
-  /** Add a NAMESPACE column (all namespaces of a namespaced resource). */
-  readonly namespaceColumn: boolean;
   readonly now: number;
   /** At most this many rows (default: all). */
   readonly limit?: number;
@@ -18,9 +16,26 @@ export interface TableRowsConfig {
   readonly highlightMs?: number;
 }
 
-/** The headers that go with {@link tableRows}: `[NAMESPACE] NAME <columns> AGE`. */
-export function tableHeaders(columns: readonly Column[], namespaceColumn: boolean): string[] {
-  return [...(namespaceColumn ? ['NAMESPACE'] : []), 'NAME', ...columns.map((c) => c.header), 'AGE'];
+/** The headers that go with {@link tableRows}. */
+export function tableHeaders(columns: readonly Column[]): string[] {
+  return columns.map((c) => c.header);
+}
+
+/**
+ * The cells of one object's row; a column that throws shows `<error>`.
+ *
+ * @param object the object.
+ * @param columns the columns.
+ * @param now for the ages.
+ */
+export function rowCells(object: KubeObject, columns: readonly Column[], now: number): string[] {
+  return columns.map((column) => {
+    try {
+      return column.value(object, now);
+    } catch {
+      return '<error>';
+    }
+  });
 }
 
 /**
@@ -31,17 +46,11 @@ export function tableHeaders(columns: readonly Column[], namespaceColumn: boolea
  * @param config columns, limit, time and recent changes.
  */
 export function tableRows(snapshot: Snapshot<KubeObject>, config: TableRowsConfig): TableRow[] {
-  const { columns, namespaceColumn, now, limit = Infinity, recent, highlightMs = 1500 } = config;
+  const { columns, now, limit = Infinity, recent, highlightMs = 1500 } = config;
   const rows: TableRow[] = [];
   const shown = new Set<string>();
   const row = (object: KubeObject, mark?: RecentChange['mark']): TableRow => {
-    const meta = object.metadata ?? {};
-    const cells = [
-      ...(namespaceColumn ? [meta.namespace ?? ''] : []),
-      meta.name ?? '',
-      ...columns.map((c) => safe(() => c.value(object))),
-      formatAge(typeof meta.creationTimestamp === 'string' ? meta.creationTimestamp : undefined, now),
-    ];
+    const cells = rowCells(object, columns, now);
     return mark ? { cells, mark } : { cells };
   };
   if (recent) {
@@ -97,12 +106,3 @@ function smallestKeys(snapshot: Snapshot<KubeObject>, count: number): string[] {
   }
   return best;
 }
-
-function safe(value: () => string): string {
-  try {
-    return value();
-  } catch {
-    return '<error>';
-  }
-}
-

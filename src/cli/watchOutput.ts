@@ -1,21 +1,20 @@
 import type { KubeObject, ListWatchStatus, Notification, Snapshot } from '../index.js';
-import type { Column } from './columnsFor.js';
+import type { Column } from './column.js';
 import type { DiscoveredResource } from './discoverResource.js';
 
 /** What a watch shows once its resource is known. */
 export interface ResolvedWatch {
   readonly resource: DiscoveredResource;
+  /** Every column of the table, NAMESPACE and NAME included, wide ones only with `-o wide`. */
   readonly columns: readonly Column[];
-  /** All namespaces of a namespaced resource. */
-  readonly namespaceColumn: boolean;
   /** `rx-informer watch pods · all namespaces · <context> @ <server>`. */
   readonly title: string;
 }
 
 /**
- * Where `rx-informer watch` shows what happens: a live terminal screen, plain lines or JSON
- * lines. The run feeds it in order; the shared {@link WatchState} has already been updated when a
- * method is called.
+ * Where `rx-informer watch` shows what happens: a live terminal screen, rows on a pipe, or one
+ * object at a time. The run feeds it in order; the shared {@link WatchState} has already been
+ * updated when a method is called.
  */
 export interface WatchOutput {
   /** How often {@link WatchOutput.tick} is wanted, in ms. */
@@ -29,7 +28,7 @@ export interface WatchOutput {
   update(snapshot: Snapshot<KubeObject>, changes: readonly Notification<KubeObject>[]): void;
   /** The first list has been applied. */
   synced(snapshot: Snapshot<KubeObject>): void;
-  /** A problem the informer survived (a bad object, a failing index function). */
+  /** A problem the watch survived (a bad object, a failing index function, a CRD it could not read). */
   warning(message: string): void;
   tick(snapshot: Snapshot<KubeObject>): void;
   /** The end: restore the terminal; on a clean stop (`summary`), leave a short summary. */

@@ -6,9 +6,12 @@ export type WatchPhase =
   | { readonly type: 'resolving' }
   | { readonly type: 'unreachable'; readonly message: string; readonly retryAt: number }
   | { readonly type: 'listing' }
+  /** A list has been applied; the watch is not open yet. */
+  | { readonly type: 'opening' }
   | { readonly type: 'watching'; readonly resourceVersion: string }
   | { readonly type: 'backingOff'; readonly until: number; readonly attempt: number; readonly next: 'relist' | 'rewatch'; readonly reason: string }
-  | { readonly type: 'relisting'; readonly reason: string };
+  /** A list after the first sync, from its RELISTING to the applied list; `page` so far. */
+  | { readonly type: 'relisting'; readonly reason: string; readonly page: number; readonly items: number };
 
 /** Progress of the current list, from the LISTING statuses. */
 export interface ListProgress {
@@ -33,7 +36,10 @@ export interface WatchStateView {
   /** Time of the first sync, and how long it took from the start. */
   readonly syncedAt: number | undefined;
   readonly syncMs: number | undefined;
+  /** Pages of the list in progress, or of the last one. */
   readonly pages: number;
+  /** Pages of the first list, once synced (0 before). */
+  readonly syncPages: number;
   /** Live notifications by type (the initial list's adds and resync updates are not counted). */
   readonly counts: { readonly add: number; readonly update: number; readonly delete: number };
   /** Keys in the order they last changed (oldest first), live events only; deletes expire after {@link deletedKeptMs}. */
@@ -47,7 +53,10 @@ export interface WatchStateView {
 export interface WatchState extends WatchStateView {
   onStatus(status: ListWatchStatus, now: number): void;
   onChange(change: Notification<KubeObject>, now: number): void;
+  /** The first list has been applied (also {@link WatchState.onListApplied}). */
   onSynced(now: number): void;
+  /** A list (the first or a relist) has been applied to the cache: until the watch opens, the phase is `opening`. */
+  onListApplied(): void;
   onError(message: string, now: number): void;
   onUnreachable(message: string, retryAt: number): void;
   /** Live events per second over the last two seconds. */
@@ -71,6 +80,7 @@ export function createWatchState(startedAt: number): WatchState {
   let list: ListProgress | undefined;
   let syncedAt: number | undefined;
   let pages = 0;
+  let syncPages = 0;
   let relists = 0;
   let lastError: WatchStateView['lastError'];
   const counts = { add: 0, update: 0, delete: 0 };
@@ -78,6 +88,11 @@ export function createWatchState(startedAt: number): WatchState {
   const buckets: Array<{ start: number; n: number }> = [];
   let firstLiveEvent: number | undefined;
 
+  const listApplied = (): void => {
+    if (list === undefined && phase.type !== 'listing' && phase.type !== 'relisting') return;
+    list = undefined;
+    phase = { type: 'opening' };
+  };
   const touch = (key: string, change: RecentChange): void => {
     recent.delete(key);
     recent.set(key, change);
@@ -100,6 +115,9 @@ export function createWatchState(startedAt: number): WatchState {
     get pages() {
       return pages;
     },
+    get syncPages() {
+      return syncPages;
+    },
     counts,
     recent,
     get lastError() {
@@ -114,7 +132,9 @@ export function createWatchState(startedAt: number): WatchState {
           if (status.page === 0) list = { page: 0, itemsSoFar: 0, remainingItemCount: undefined, startedAt: now };
           else list = { page: status.page, itemsSoFar: status.itemsSoFar, remainingItemCount: status.remainingItemCount, startedAt: list?.startedAt ?? now };
           if (status.page > 0) pages = status.page;
-          if (phase.type !== 'relisting' || status.page > 0) phase = { type: 'listing' };
+          // After the first sync a list is a relist, whatever started it; before, the first list.
+          if (syncedAt === undefined) phase = { type: 'listing' };
+          else phase = { type: 'relisting', reason: phase.type === 'relisting' ? phase.reason : 'relist', page: status.page, items: status.itemsSoFar };
           break;
         case 'WATCHING':
           phase = { type: 'watching', resourceVersion: status.resourceVersion };
@@ -125,7 +145,7 @@ export function createWatchState(startedAt: number): WatchState {
           break;
         case 'RELISTING':
           relists++;
-          phase = { type: 'relisting', reason: status.reason };
+          phase = { type: 'relisting', reason: status.reason, page: 0, items: 0 };
           break;
         case 'ERROR':
           lastError = { message: status.error.message, at: now };
@@ -154,8 +174,12 @@ export function createWatchState(startedAt: number): WatchState {
       }
     },
     onSynced(now) {
-      syncedAt ??= now;
+      if (syncedAt !== undefined) return;
+      syncedAt = now;
+      syncPages = pages;
+      listApplied();
     },
+    onListApplied: () => listApplied(),
     onError(message, now) {
       lastError = { message, at: now };
     },

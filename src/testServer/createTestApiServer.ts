@@ -6,17 +6,18 @@ import { TestApiServerError } from './testApiServerError.js';
 import { kubeStatus, tooOldResourceVersion } from './kubeStatus.js';
 import { failureStatus } from './faultRules.js';
 import { createObject, deleteObject, getObject, patchObject, replaceObject } from './objectHandlers.js';
-import { createObjectStore, type Collection } from './objectStore.js';
+import { collectionId, createObjectStore, type Collection } from './objectStore.js';
 import { logEntryFor, type MutableRequestLogEntry, type RequestLogEntry } from './requestLogEntry.js';
 import { createRefusableListener } from './refusableListener.js';
-import { builtinResources, type ResourceType } from './resourceType.js';
+import { customResourceDefinitionOf } from './customResourceDefinition.js';
+import { builtinResources, customResourceDefinitions, isCustomResource, type ResourceType } from './resourceType.js';
 import type { OpenWatch, ServerContext } from './serverContext.js';
 import type { JsonObject } from './storedObject.js';
 import type { ControlWriteOptions, TestApiServer, TestApiServerConfig } from './testApiServer.js';
 
 /**
  * Starts a Kubernetes API server on 127.0.0.1 (a free port) that serves ConfigMaps, Pods,
- * Namespaces, Nodes and any resource you add: discovery, LIST with pagination and
+ * Namespaces, Nodes, CustomResourceDefinitions and any resource you add (a custom one with its CRD): discovery, LIST with pagination and
  * resourceVersion semantics, WATCH with replay, bookmarks and streaming lists, CREATE / UPDATE /
  * PATCH / DELETE, plus fault controls and a request log. Real clients (kubectl, client-node) work
  * against it.
@@ -42,7 +43,19 @@ import type { ControlWriteOptions, TestApiServer, TestApiServerConfig } from './
 export async function createTestApiServer(config: TestApiServerConfig = {}): Promise<TestApiServer> {
   const initialRV = config.initialResourceVersion ?? 1;
   const store = createObjectStore(initialRV, config.changeLogSize ?? 10_000);
-  for (const resource of [...builtinResources, ...(config.resources ?? [])]) store.addCollection(resource);
+  const crds = (() => {
+    const builtins = builtinResources.map((resource) => store.addCollection(resource));
+    return builtins.find((c) => c.id === customResourceDefinitions)!;
+  })();
+  // Installing a custom resource type stores its CRD too, as a real cluster has one per custom resource.
+  const addResource = (resource: ResourceType): void => {
+    const known = store.collection(collectionId(resource)) !== undefined;
+    store.addCollection(resource);
+    if (known || !isCustomResource(resource)) return;
+    const crd = customResourceDefinitionOf(resource);
+    createObject(store, { collection: crds, namespace: undefined, name: crd.metadata!.name, subresource: undefined }, crd);
+  };
+  for (const resource of config.resources ?? []) addResource(resource);
   const openWatches = new Set<OpenWatch>();
   let splitBytes: number | undefined;
   const requestWaiters = new Set<() => void>();
@@ -150,7 +163,7 @@ export async function createTestApiServer(config: TestApiServerConfig = {}): Pro
       notify();
       http.close();
     },
-    addResource: (resource: ResourceType) => void store.addCollection(resource),
+    addResource,
     get resourceVersion() {
       return String(store.currentRV);
     },

@@ -14,7 +14,7 @@ export type { TestApiServer, TestApiServerConfig, ControlWriteOptions } from './
 export { TestApiServerError } from './testApiServerError.js';
 
 /* Resources it serves */
-export type { ResourceType } from './resourceType.js';
+export type { ResourceType, PrinterColumn } from './resourceType.js';
 export { builtinResources } from './resourceType.js';
 export type { JsonObject, MergePatch } from './storedObject.js';
 export { initialEventsEndAnnotation } from './watchHandler.js';

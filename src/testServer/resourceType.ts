@@ -1,8 +1,11 @@
 /**
  * A kind of object the test API server serves: where it lives in the API and how it is scoped.
  *
- * The built-ins are in {@link builtinResources}; a test adds a CRD-like resource by passing one of
- * these to `createTestApiServer({ resources })` or to `server.addResource()`.
+ * The built-ins are in {@link builtinResources}; a test adds a custom resource by passing one of
+ * these to `createTestApiServer({ resources })` or to `server.addResource()`. A custom resource
+ * (a group with a dot that is not a `*.k8s.io` group, such as `example.com`) also gets its
+ * CustomResourceDefinition, named `<plural>.<group>`, under `customresourcedefinitions`, as
+ * installing a CRD does on a real cluster.
  */
 export interface ResourceType {
   /** API group; `""` for the core group (`/api/v1`). */
@@ -22,9 +25,28 @@ export interface ResourceType {
    * (e.g. `spec.nodeName` for pods). Other fields are refused with 400 like the real server does.
    */
   readonly selectableFields?: readonly string[];
+  /**
+   * The CRD's `additionalPrinterColumns` for this version (custom resources only): the columns
+   * `kubectl get` shows. Absent: the CRD has none, and clients show NAME and AGE.
+   */
+  readonly printerColumns?: readonly PrinterColumn[];
 }
 
-/** ConfigMaps, Pods, Namespaces and Nodes: the built-in resources every test server serves. */
+/** One of a CRD version's `additionalPrinterColumns` (`apiextensions.k8s.io/v1` CustomResourceColumnDefinition). */
+export interface PrinterColumn {
+  /** The header, e.g. `Replicas` (kubectl upper-cases it). */
+  readonly name: string;
+  /** `string`, `integer`, `number`, `boolean` or `date` (shown as an age). */
+  readonly type: string;
+  /** A simple JSONPath into the object, e.g. `.spec.replicas`. */
+  readonly jsonPath: string;
+  readonly description?: string;
+  /** Above 0: shown only with `-o wide`. */
+  readonly priority?: number;
+  readonly format?: string;
+}
+
+/** ConfigMaps, Pods, Namespaces, Nodes and CustomResourceDefinitions: the built-in resources every test server serves. */
 export const builtinResources: readonly ResourceType[] = [
   { group: '', version: 'v1', plural: 'configmaps', kind: 'ConfigMap', namespaced: true, shortNames: ['cm'] },
   {
@@ -38,7 +60,19 @@ export const builtinResources: readonly ResourceType[] = [
   },
   { group: '', version: 'v1', plural: 'namespaces', kind: 'Namespace', namespaced: false, shortNames: ['ns'], selectableFields: ['status.phase'] },
   { group: '', version: 'v1', plural: 'nodes', kind: 'Node', namespaced: false, shortNames: ['no'], selectableFields: ['spec.unschedulable'] },
+  { group: 'apiextensions.k8s.io', version: 'v1', plural: 'customresourcedefinitions', kind: 'CustomResourceDefinition', namespaced: false, shortNames: ['crd', 'crds'] },
 ];
+
+/** Collection id of the CustomResourceDefinitions (`server.list(customResourceDefinitions)`). @internal */
+export const customResourceDefinitions = 'customresourcedefinitions.apiextensions.k8s.io';
+
+/**
+ * Whether a resource type is a custom resource, which gets a CRD: its group has a dot and is not a
+ * Kubernetes group (`*.k8s.io`, served by the API server itself or an aggregated API).
+ */
+export function isCustomResource(resource: Pick<ResourceType, 'group'>): boolean {
+  return resource.group.includes('.') && !resource.group.endsWith('.k8s.io');
+}
 
 /** `group/version`, or just `version` for the core group: the `apiVersion` of the resource's objects. */
 export function apiVersionOf(resource: ResourceType): string {

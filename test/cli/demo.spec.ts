@@ -5,39 +5,43 @@ import { spawnCli } from './spawnCli.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
-test.serial('demo --seconds 3 --pods 300 on a pipe: syncs the pods, shows the table, counts churn events, exits 0 by itself', async (t) => {
+test.serial('demo --seconds 3 --pods 300 on a pipe: the pods\' table, then a row per churn event; the rest on stderr; exits 0 by itself', async (t) => {
   const cli = spawnCli(['demo', '--seconds', '3', '--pods', '300']);
   t.teardown(() => cli.kill('SIGKILL'));
   t.is(await cli.exit, 0, cli.stderr());
   const out = cli.stdout();
-  t.regex(out, /^demo: in-process API server at http:\/\/127\.0\.0\.1:\d+ · 20 namespaces · 50 nodes · 300 pods · churn ~300 events\/s$/m);
+  const err = cli.stderr();
+  t.regex(err, /^demo: in-process API server at http:\/\/127\.0\.0\.1:\d+ · 20 namespaces · 50 nodes · 300 pods · churn ~300 events\/s$/m);
   // The churn starts with the server, so the list already sees some of it: about 300 pods.
-  const synced = /^synced (\d+) pods in [\d.]+s \(1 page\) at resourceVersion \d+$/m.exec(out);
-  t.truthy(synced, out.slice(0, 2000));
+  const synced = /^synced (\d+) pods in [\d.]+s \(1 page\) at resourceVersion \d+$/m.exec(err);
+  t.truthy(synced, err.slice(0, 2000));
   t.true(Math.abs(Number(synced![1]) - 300) < 30, synced![0]);
-  t.regex(out, /^NAMESPACE +NAME +READY +STATUS +RESTARTS +NODE +AGE$/m);
-  t.is(out.match(/^\S+ +\S+-[0-9a-f]{8}-\w{5} +[01]\/1 +(Running|ContainerCreating|CrashLoopBackOff) +\d +node-\d\d +\d+s$/gm)?.length, Number(synced![1]), 'one row per pod');
-  t.true((out.match(/ 1\/1 +Running +0 +node-\d\d /g)?.length ?? 0) > 200, 'mostly running pods');
-  t.regex(out, /^index node \(50 values\): node-\d\d \d+ · /m);
+  t.regex(out, /^NAMESPACE +NAME +READY +STATUS +RESTARTS +AGE\n/);
+  const rows = out.match(/^\S+ +\S+-[0-9a-f]{8}-\w{5} +[01]\/1 +(Running|ContainerCreating|CrashLoopBackOff) +\d+( \(\S+ ago\))? +\d+s$/gm) ?? [];
+  t.is(rows.length, out.trim().split('\n').length - 1, 'every line after the header is a pod row');
+  t.true(rows.length > Number(synced![1]) + 100, `the list, then a row per change: ${rows.length} rows`);
+  const listed = rows.slice(0, Number(synced![1])).map((row) => row.split(/ +/).slice(0, 2).join('/'));
+  t.deepEqual(listed, [...listed].sort(), 'the list by key');
+  t.true(rows.slice(0, Number(synced![1])).filter((row) => / 1\/1 +Running +0 /.test(row)).length > 200, 'mostly running pods');
+  t.regex(err, /^index node \(50 values\): node-\d\d \d+ · /m);
   // The last status line: hundreds of events, of every type, and about 300 pods still there.
-  const last = [...out.matchAll(/^watching at resourceVersion \d+ · (\d+) pods · synced in [\d.]+s \(1 page\) · ([\d.]+) events\/s · add (\d+) · update (\d+) · delete (\d+)$/gm)].at(-1);
-  t.truthy(last, out.slice(-2000));
+  const last = [...err.matchAll(/^watching at resourceVersion \d+ · (\d+) pods · synced in [\d.]+s \(1 page\) · ([\d.]+) events\/s · add (\d+) · update (\d+) · delete (\d+)$/gm)].at(-1);
+  t.truthy(last, err.slice(-2000));
   const [, pods, rate, add, update, del] = last!.map(Number);
   t.true(pods! > 250 && pods! < 350, `pods ${pods}`);
   t.true(rate! > 50, `rate ${rate}`);
   t.true(add! > 20 && update! > 20 && del! > 20, `add ${add} update ${update} delete ${del}`);
-  t.is(cli.stderr(), '');
-  t.false(out.includes('\x1b'));
+  t.false(out.includes('\x1b') || err.includes('\x1b'));
 });
 
-test.serial('demo -o json streams the churn as JSON lines', async (t) => {
-  const cli = spawnCli(['demo', '--seconds', '2', '--pods', '50', '--rate', '100', '-o', 'json']);
+test.serial('demo -o json --output-watch-events streams the churn as kubectl\'s watch events', async (t) => {
+  const cli = spawnCli(['demo', '--seconds', '2', '--pods', '50', '--rate', '100', '-o', 'json', '--output-watch-events']);
   t.teardown(() => cli.kill('SIGKILL'));
   t.is(await cli.exit, 0, cli.stderr());
-  const lines = cli.stdout().trim().split('\n').map((line) => JSON.parse(line) as { type: string; key: string; object: { kind: string } });
+  const lines = cli.stdout().trim().split('\n').map((line) => JSON.parse(line) as { type: string; object: { kind: string; metadata: { namespace: string; name: string } } });
   t.true(lines.length > 50 + 40, `${lines.length} lines`);
-  t.deepEqual([...new Set(lines.map((l) => l.type))].sort(), ['add', 'delete', 'update']);
-  t.true(lines.every((l) => l.object.kind === 'Pod' && /^[a-z-]+\/[a-z]+-[0-9a-f]{8}-\w{5}$/.test(l.key)));
+  t.deepEqual([...new Set(lines.map((l) => l.type))].sort(), ['ADDED', 'DELETED', 'MODIFIED']);
+  t.true(lines.every((l) => l.object.kind === 'Pod' && /^[a-z]+-[0-9a-f]{8}-\w{5}$/.test(l.object.metadata.name)));
   t.regex(cli.stderr(), /^synced 50 pods/m);
 });
 
@@ -73,7 +77,7 @@ test.serial('demo on a terminal: redraws in place on the alternate screen, and C
     t.true(lines.every((line) => line.length <= 120), 'every line fits 120 columns');
     t.regex(lines[0]!, /^rx-informer watch pods · all namespaces · rx-informer-test @ http:\/\/127\.0\.0\.1:\d+ +\d\d:\d\d:\d\d$/);
     t.true(lines.some((line) => /^index node \(50 values\): /.test(line)));
-    t.true(lines.some((line) => /^ {2}NAMESPACE +NAME +READY +STATUS +RESTARTS +NODE +AGE$/.test(line)));
+    t.true(lines.some((line) => /^ {2}NAMESPACE +NAME +READY +STATUS +RESTARTS +AGE$/.test(line)));
     t.regex(lines.at(-1)!, /^\d+ of [\d,]+ shown · newest changes first · Ctrl-C to quit/);
   }
   t.true(out.includes('\x1b[?25h\x1b[?1049l'), 'shows the cursor and leaves the alternate screen');

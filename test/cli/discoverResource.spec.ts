@@ -1,6 +1,6 @@
 import test from 'ava';
-import { CliError } from '../../src/cli/cliError.js';
 import { discoverResource } from '../../src/cli/discoverResource.js';
+import { failureText } from '../../src/cli/failureText.js';
 import { KubeApiError } from '../../src/errors.js';
 import { createTestApiServer, type TestApiServer } from '../../src/testServer/index.js';
 
@@ -17,10 +17,12 @@ test.before(async () => {
 });
 test.after.always(() => server?.close());
 
-test('an unknown resource, or a known one in the wrong group, is a one-line error', async (t) => {
+test('an unknown resource, or a known one in the wrong group, is not retried and reads as kubectl words it', async (t) => {
   for (const text of ['foos', 'pods.apps', 'deployments.example.com', 'deployments.v2.apps', 'pods/status']) {
-    const error = await t.throwsAsync(discoverResource(server.kubeConfig, text), { instanceOf: CliError }, text);
-    t.is(error?.message, `[informer] the server doesn't have a resource type ${JSON.stringify(text)}`);
+    let retries = 0;
+    const error = await t.throwsAsync(discoverResource(server.kubeConfig, text, { onRetry: () => retries++ }), { instanceOf: KubeApiError }, text);
+    t.is(failureText(error, { server: server.url, typed: text }), `error: the server doesn't have a resource type ${JSON.stringify(text)}`);
+    t.is(retries, 0);
   }
 });
 

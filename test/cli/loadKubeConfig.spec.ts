@@ -50,13 +50,13 @@ test('--kubeconfig, then $KUBECONFIG, then ~/.kube/config; --context switches', 
 test('no kubeconfig anywhere, a missing --kubeconfig file, an unknown or broken context: one-line errors', async (t) => {
   const home = await dir(t);
   const none = await t.throwsAsync(loadKubeConfig({ env: { HOME: home, KUBECONFIG: [join(home, 'a'), join(home, 'b')].join(delimiter) } }), { instanceOf: CliError });
-  t.is(none?.message, `[informer] no kubeconfig found (looked in ${join(home, 'a')} ($KUBECONFIG), ${join(home, 'b')} ($KUBECONFIG), ${join(home, '.kube', 'config')}); pass --kubeconfig <path>, set KUBECONFIG, or try rx-informer demo`);
-  await t.throwsAsync(loadKubeConfig({ path: join(home, 'nope'), env: {} }), { instanceOf: CliError, message: `[informer] no kubeconfig at ${join(home, 'nope')} (from --kubeconfig)` });
+  t.is(none?.message, `error: no kubeconfig found (looked in ${join(home, 'a')} ($KUBECONFIG), ${join(home, 'b')} ($KUBECONFIG), ${join(home, '.kube', 'config')}); pass --kubeconfig <path>, set KUBECONFIG, or try rx-informer demo`);
+  await t.throwsAsync(loadKubeConfig({ path: join(home, 'nope'), env: {} }), { instanceOf: CliError, message: `error: no kubeconfig at ${join(home, 'nope')} (from --kubeconfig)` });
   const file = join(home, 'config');
   await writeFile(file, kubeconfig('first'));
-  await t.throwsAsync(loadKubeConfig({ path: file, context: 'third', env: {} }), { instanceOf: CliError, message: '[informer] no context "third" in the kubeconfig (it has: first, second, broken)' });
-  await t.throwsAsync(loadKubeConfig({ path: file, context: 'broken', env: {} }), { instanceOf: CliError, message: '[informer] the kubeconfig\'s context "broken" names no cluster; pass --context <name>' });
+  await t.throwsAsync(loadKubeConfig({ path: file, context: 'third', env: {} }), { instanceOf: CliError, message: 'error: context was not found for specified context: third (the kubeconfig has: first, second, broken)' });
+  await t.throwsAsync(loadKubeConfig({ path: file, context: 'broken', env: {} }), { instanceOf: CliError, message: 'error: the kubeconfig\'s context "broken" names no cluster; pass --context <name>' });
   await writeFile(file, '{ not yaml: [');
   const unreadable = await t.throwsAsync(loadKubeConfig({ path: file, env: {} }), { instanceOf: CliError });
-  t.regex(unreadable?.message ?? '', /^\[informer\] cannot read the kubeconfig: /);
+  t.regex(unreadable?.message ?? '', /^error: cannot read the kubeconfig: /);
 });

@@ -50,3 +50,13 @@ test('the mark column flags changes; colour only when asked', (t) => {
 test('an empty table is its header', (t) => {
   t.deepEqual(renderTable({ headers: ['NAME', 'AGE'], rows: [], width: 80 }), ['NAME   AGE']);
 });
+
+test('columns in keep are never cut: the others give up room first', (t) => {
+  const lines = renderTable({ headers, rows, width: 50, keep: new Set([1]) });
+  t.deepEqual(lines, [
+    'NAMESP…   NAME                       STATUS    AGE',
+    'default   web-1                      Running   5m',
+    'kube-s…   coredns-6d4b75cb6d-abcde   CrashL…   12d',
+  ]);
+  for (const line of lines) t.true(line.length <= 50, line);
+});

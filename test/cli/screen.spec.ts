@@ -1,4 +1,5 @@
 import test from 'ava';
+import { ageColumn, nameColumn, namespaceColumn } from '../../src/cli/column.js';
 import { columnsFor } from '../../src/cli/columnsFor.js';
 import { formatAge } from '../../src/cli/formatAge.js';
 import { formatIndexSummary, indexSummary } from '../../src/cli/indexSummary.js';
@@ -20,7 +21,7 @@ function podOn(namespace: string, name: string, nodeName: string, phase = 'Runni
     ...base,
     metadata: { ...base.metadata, creationTimestamp: created },
     spec: { nodeName, containers: [{ name: 'c', image: 'nginx' }] },
-    status: { phase, containerStatuses: [{ name: 'c', ready: phase === 'Running', restartCount: 1, state: {} }] },
+    status: { phase, containerStatuses: [{ name: 'c', ready: phase === 'Running', restartCount: 1, state: phase === 'Running' ? { running: {} } : {} }] },
   } as KubeObject;
 }
 
@@ -43,18 +44,6 @@ test('formatAge follows kubectl', (t) => {
   t.deepEqual([0, 59, 119, 120, 312, 600, 3 * 3600 + 240, 9 * 3600, 2 * 86400 + 5 * 3600, 400 * 86400, 800 * 86400].map(at), ['0s', '59s', '119s', '2m', '5m12s', '10m', '3h4m', '9h', '2d5h', '400d', '2y70d']);
   t.is(formatAge(undefined, t0), '<unknown>');
   t.is(formatAge('yesterday', t0), '<unknown>');
-});
-
-test('pod columns: READY, STATUS (waiting reasons and Terminating first), RESTARTS, NODE', (t) => {
-  const columns = columnsFor('Pod');
-  const cells = (object: unknown): string[] => columns.map((c) => c.value(object as KubeObject));
-  t.deepEqual(columns.map((c) => c.header), ['READY', 'STATUS', 'RESTARTS', 'NODE']);
-  t.deepEqual(cells(podOn('a', 'b', 'node-1')), ['1/1', 'Running', '1', 'node-1']);
-  t.deepEqual(cells({ spec: { containers: [{}, {}] }, status: { phase: 'Pending', containerStatuses: [{ ready: false, restartCount: 3, state: { waiting: { reason: 'CrashLoopBackOff' } } }] } }), ['0/2', 'CrashLoopBackOff', '3', '<none>']);
-  t.deepEqual(cells({ metadata: { deletionTimestamp: created }, status: { phase: 'Running' } }), ['0/0', 'Terminating', '0', '<none>']);
-  t.deepEqual(cells({}), ['0/0', 'Pending', '0', '<none>']);
-  t.deepEqual(columnsFor('Pod', true), [], 'metadata-only objects have no status');
-  t.deepEqual(columnsFor('Widget'), []);
 });
 
 test('watch state: list progress, phases, live counts and the event rate', (t) => {
@@ -91,14 +80,14 @@ test('table rows: newest changes first, highlighted for a while; deletes stay st
   state.onChange(change('delete', pods[3]!), t0 + 100);
   state.onChange(change('add', pods[2]!), t0 + 1000);
   const rows = (now: number, limit?: number) =>
-    tableRows(snapshot, { columns: [], namespaceColumn: true, now, recent: state.recent, ...(limit ? { limit } : {}) }).map((r) => `${r.mark ?? '-'} ${r.cells.join(' ')}`);
+    tableRows(snapshot, { columns: [namespaceColumn, nameColumn, ageColumn], now, recent: state.recent, ...(limit ? { limit } : {}) }).map((r) => `${r.mark ?? '-'} ${r.cells.join(' ')}`);
   t.deepEqual(rows(t0 + 1200), ['added b three 5m1s', 'deleted b four 5m1s', 'updated a one 5m1s', '- a two 5m1s']);
   t.deepEqual(rows(t0 + 2000), ['added b three 5m2s', 'deleted b four 5m2s', '- a one 5m2s', '- a two 5m2s'], 'the update is no longer highlighted');
   t.deepEqual(rows(t0 + 3200), ['- b three 5m3s', '- a one 5m3s', '- a two 5m3s'], 'the deleted row is gone');
   t.deepEqual(rows(t0 + 1200, 2), ['added b three 5m1s', 'deleted b four 5m1s']);
-  t.deepEqual(tableRows(snapshot, { columns: [], namespaceColumn: false, now: t0 }).map((r) => r.cells[0]), ['one', 'two', 'three'], 'without recent changes: by key');
-  t.deepEqual(tableRows(snapshot, { columns: [], namespaceColumn: false, now: t0, limit: 2 }).map((r) => r.cells[0]), ['one', 'two'], 'the first keys, limited');
-  t.deepEqual(tableRows(snapshot, { columns: [], namespaceColumn: false, now: t0 + 1200, limit: 2, recent: state.recent }).map((r) => r.cells[0]), ['three', 'four']);
+  t.deepEqual(tableRows(snapshot, { columns: [nameColumn, ageColumn], now: t0 }).map((r) => r.cells[0]), ['one', 'two', 'three'], 'without recent changes: by key');
+  t.deepEqual(tableRows(snapshot, { columns: [nameColumn, ageColumn], now: t0, limit: 2 }).map((r) => r.cells[0]), ['one', 'two'], 'the first keys, limited');
+  t.deepEqual(tableRows(snapshot, { columns: [nameColumn, ageColumn], now: t0 + 1200, limit: 2, recent: state.recent }).map((r) => r.cells[0]), ['three', 'four']);
 });
 
 test('index summary: values by count, cut to the width', async (t) => {
@@ -125,8 +114,7 @@ test('a frame of the live view: title and clock, status, index summary, table, f
     now: t0 + 1000,
     title: 'rx-informer watch pods · all namespaces · kind @ https://127.0.0.1:6443',
     plural: 'pods',
-    columns: columnsFor('Pod'),
-    namespaceColumn: true,
+    columns: columnsFor('Pod', { namespaced: true }),
     indexNames: ['node'],
     color: false,
   };
@@ -138,9 +126,9 @@ test('a frame of the live view: title and clock, status, index summary, table, f
     '',
     'index node (2 values): node-1 2 · node-2 1',
     '',
-    '  NAMESPACE   NAME    READY   STATUS    RESTARTS   NODE     AGE',
-    '~ prod        web-2   0/1     Pending   1          node-2   5m1s',
-    '  dev         api-1   1/1     Running   1          node-1   5m1s',
+    '  NAMESPACE   NAME    READY   STATUS    RESTARTS   AGE',
+    '~ prod        web-2   0/1     Pending   1          5m1s',
+    '  dev         api-1   1/1     Running   1          5m1s',
     '2 of 3 shown · newest changes first · Ctrl-C to quit',
   ]);
   const small = renderScreen(state, snapshot, { ...config, width: 40, height: 9 });
@@ -156,7 +144,7 @@ test('the sync progress replaces the error line until the first list is applied'
   state.onStatus({ type: 'LISTING', resourceVersion: '0', streaming: false, page: 0, itemsSoFar: 0 }, t0);
   state.onStatus({ type: 'LISTING', resourceVersion: '0', streaming: false, page: 4, itemsSoFar: 2000, remainingItemCount: 2000 }, t0 + 500);
   const empty = await snapshotOf([]).then(() => informer(fakeListWatch([]).events$, { indexers: { node: () => [] } }).snapshot);
-  const lines = renderScreen(state, empty, { width: 120, height: 10, now: t0 + 500, title: 't', plural: 'pods', columns: [], namespaceColumn: false, indexNames: [], color: false });
+  const lines = renderScreen(state, empty, { width: 120, height: 10, now: t0 + 500, title: 't', plural: 'pods', columns: [nameColumn, ageColumn], indexNames: [], color: false });
   t.is(lines[1], '● listing · 0 pods');
   t.is(lines[2], '  0.0 events/s · add 0 · update 0 · delete 0');
   t.is(lines[3], 'syncing [███████████████░░░░░░░░░░░░░░░] 50% · page 4 · 2,000 items · ~2,000 to go · 0.5s');

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
-/** A running `rx-informer` (src/cli/main.ts under tsx) with its output collected. */
+/** A running `rx-informer` (src/cli/main.ts under tsx), or another command, with its output collected. */
 export interface CliRun {
   readonly child: ChildProcess;
   stdout(): string;
@@ -17,9 +17,14 @@ export interface CliRun {
 
 /** Spawns the CLI with `args`, from the repository root, with `env` added to (or, for `undefined` values, removed from) the environment. */
 export function spawnCli(args: readonly string[], env: Record<string, string | undefined> = {}): CliRun {
+  return spawnCommand(process.execPath, ['--import=tsx', 'src/cli/main.ts', ...args], env);
+}
+
+/** Spawns `file` with `args` on pipes, from the repository root, with `env` changed as {@link spawnCli} does. */
+export function spawnCommand(file: string, args: readonly string[], env: Record<string, string | undefined> = {}): CliRun {
   const fullEnv: NodeJS.ProcessEnv = { ...process.env, ...env };
   for (const [name, value] of Object.entries(env)) if (value === undefined) delete fullEnv[name];
-  const child = spawn(process.execPath, ['--import=tsx', 'src/cli/main.ts', ...args], { cwd: root, env: fullEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(file, [...args], { cwd: root, env: fullEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   const text = { stdout: '', stderr: '' };
   const waiters = new Set<() => void>();
   for (const stream of ['stdout', 'stderr'] as const) {

@@ -50,9 +50,10 @@ interface ApiResource {
  * @param kubeConfig the cluster to ask (client-node's `KubeConfig`).
  * @param resource the resource as a kubectl user types it.
  * @returns a cold Observable of the one resource found; it errors with a {@link KubeApiError} (code
- * 404, "the server doesn't have a resource type …") when there is none, with the server's own
- * {@link KubeApiError} when discovery is refused, and with a {@link TransportError} when the server
- * cannot be reached.
+ * 404, "the server doesn't have a resource type …", `resource` the text asked for) when there is
+ * none, with the server's own {@link KubeApiError} when discovery is refused (a 404 whose
+ * `resource` is `/api/v1` or `/apis`, documents every Kubernetes API server serves, means the
+ * server is not one), and with a {@link TransportError} when the server cannot be reached.
  */
 export function discoverResource(kubeConfig: KubeConfig, resource: string): Observable<DiscoveredResource> {
   checkKubeConfig(kubeConfig);
@@ -101,14 +102,15 @@ export function splitApiVersion(apiVersion: string): [string, string] {
 function search(context: RequestContext, wanted: { name: string; version?: string; group?: string }): Observable<DiscoveredResource | undefined> {
   const { name, group, version } = wanted;
   const core = group === undefined || group === '' || group === 'core';
-  const inCore = core ? resourcesOf(context, '', version ?? 'v1').pipe(map((list) => match(list, name, '', version ?? 'v1'))) : of(undefined);
+  // Every Kubernetes API server serves /api/v1 and /apis: a 404 for either is an error, not "no such resource".
+  const inCore = core ? resourcesOf(context, '', version ?? 'v1', version === undefined).pipe(map((list) => match(list, name, '', version ?? 'v1'))) : of(undefined);
   // A bare name falls through to the other groups; an explicit core group does not.
   return inCore.pipe(switchMap((found) => (found !== undefined || (core && group !== undefined) ? of(found) : inGroups(context, name, group, version))));
 }
 
 function inGroups(context: RequestContext, name: string, group: string | undefined, version: string | undefined): Observable<DiscoveredResource | undefined> {
   type GroupList = { groups?: Array<{ name?: string; preferredVersion?: { version?: string }; versions?: Array<{ version?: string }> }> };
-  return getJson(context, '/apis').pipe(
+  return getJson(context, '/apis', true).pipe(
     switchMap((doc) => {
       const candidates = ((doc as GroupList | undefined)?.groups ?? []).filter((g) => g.name && (group === undefined || g.name === group));
       const lookups = candidates.map((g) => {
@@ -121,9 +123,9 @@ function inGroups(context: RequestContext, name: string, group: string | undefin
   );
 }
 
-/** The resources (not subresources) of a group version, or `undefined` when the server has no such group version. */
-function resourcesOf(context: RequestContext, group: string, version: string): Observable<ApiResource[] | undefined> {
-  return getJson(context, group === '' ? `/api/${version}` : `/apis/${group}/${version}`).pipe(
+/** The resources (not subresources) of a group version, or `undefined` when the server has no such group version (unless `required`). */
+function resourcesOf(context: RequestContext, group: string, version: string, required = false): Observable<ApiResource[] | undefined> {
+  return getJson(context, group === '' ? `/api/${version}` : `/apis/${group}/${version}`, required).pipe(
     map((doc) => {
       if (doc === undefined) return undefined;
       const resources = (doc as { resources?: ApiResource[] } | null)?.resources ?? [];
@@ -152,10 +154,10 @@ function describe(r: ApiResource, group: string, version: string): DiscoveredRes
   return { group, version, plural: r.name!, kind: r.kind!, namespaced: r.namespaced ?? true };
 }
 
-/** A discovery document, or `undefined` when the server has no such path (404). */
-function getJson(context: RequestContext, path: string): Observable<unknown> {
+/** A discovery document, or `undefined` when the server has no such path (404) and it is not `required`. */
+function getJson(context: RequestContext, path: string, required = false): Observable<unknown> {
   return httpGet<unknown>(context, path, 'application/json', { verb: 'discover', resource: path }, (response, subscriber) => readJson(response, subscriber, undefined, 'discover')).pipe(
-    catchError((error: unknown) => (error instanceof KubeApiError && error.code === 404 ? of(undefined) : throwError(() => error))),
+    catchError((error: unknown) => (!required && error instanceof KubeApiError && error.code === 404 ? of(undefined) : throwError(() => error))),
   );
 }
 

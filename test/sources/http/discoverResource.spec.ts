@@ -1,4 +1,7 @@
 import test from 'ava';
+import { KubeConfig } from '@kubernetes/client-node';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { firstValueFrom } from 'rxjs';
 import { KubeApiError } from '../../../src/errors.js';
 import { discoverResource, splitResourceText } from '../../../src/sources/http/discoverResource.js';
@@ -53,6 +56,26 @@ test('an unknown resource is a KubeApiError 404 naming it, in one attempt', asyn
   const paths = own.requests.map((r) => r.path);
   t.true(paths.includes('/api/v1') && paths.includes('/apis'), paths.join(' '));
   t.is(new Set(paths).size, paths.length, `each document once, no retries: ${paths.join(' ')}`);
+});
+
+test('a server without the discovery documents (not a Kubernetes API server) is its own 404: the path it lacks, the server\'s answer', async (t) => {
+  const other = createServer((_req, res) => {
+    res.writeHead(404, { 'Content-Type': 'text/plain' });
+    res.end('404 page not found');
+  });
+  await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => void other.close());
+  const kubeConfig = new KubeConfig();
+  kubeConfig.loadFromOptions({
+    clusters: [{ name: 'c', server: `http://127.0.0.1:${(other.address() as AddressInfo).port}`, skipTLSVerify: true }],
+    users: [{ name: 'u' }],
+    contexts: [{ name: 'c', cluster: 'c', user: 'u' }],
+    currentContext: 'c',
+  });
+  for (const [text, path] of [['pods', '/api/v1'], ['deployments.apps', '/apis'], ['widgets', '/api/v1']] as const) {
+    const error = await t.throwsAsync(firstValueFrom(discoverResource(kubeConfig, text)), { instanceOf: KubeApiError });
+    t.like(error, { verb: 'discover', resource: path, code: 404, status: { message: '404 page not found' } }, text);
+  }
 });
 
 test('bad arguments are a TypeError at call time', (t) => {

@@ -1,0 +1,89 @@
+import test from 'ava';
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import type { ResourceType } from '../../src/testServer/index.js';
+import { call, openWatch, withServer } from './apiServerClient.js';
+
+const crds = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
+const widgets: ResourceType = {
+  group: 'example.com',
+  version: 'v1',
+  plural: 'widgets',
+  kind: 'Widget',
+  namespaced: true,
+  shortNames: ['wd'],
+  printerColumns: [
+    { name: 'Size', type: 'integer', jsonPath: '.spec.size' },
+    { name: 'Colour', type: 'string', jsonPath: '.spec.colour', priority: 1 },
+    { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
+  ],
+};
+
+test('a custom resource type comes with its CustomResourceDefinition, served like any cluster-scoped object', async (t) => {
+  await withServer(
+    async (server) => {
+      const crd = (await call(`${server.url}${crds}/widgets.example.com`)).json;
+      t.like(crd, {
+        apiVersion: 'apiextensions.k8s.io/v1',
+        kind: 'CustomResourceDefinition',
+        metadata: { name: 'widgets.example.com' },
+        spec: { group: 'example.com', scope: 'Namespaced', names: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList', shortNames: ['wd'] } },
+      });
+      t.deepEqual(crd.spec.versions.map((v: any) => [v.name, v.served, v.storage]), [['v1', true, true]]);
+      t.deepEqual(crd.spec.versions[0].additionalPrinterColumns, widgets.printerColumns);
+      t.true(crd.status.conditions.some((c: any) => c.type === 'Established' && c.status === 'True'));
+      t.truthy(crd.metadata.resourceVersion);
+      // Cluster-scoped gadgets without printer columns; the Kubernetes groups get no CRD.
+      const list = (await call(`${server.url}${crds}`)).json;
+      t.is(list.kind, 'CustomResourceDefinitionList');
+      t.deepEqual(list.items.map((i: any) => i.metadata.name), ['gadgets.other.io', 'widgets.example.com']);
+      const gadgets = list.items[0];
+      t.is(gadgets.spec.scope, 'Cluster');
+      t.is(gadgets.spec.versions[0].additionalPrinterColumns, undefined);
+      const byName = (await call(`${server.url}${crds}?fieldSelector=${encodeURIComponent('metadata.name=widgets.example.com')}`)).json;
+      t.deepEqual(byName.items.map((i: any) => i.metadata.name), ['widgets.example.com']);
+      t.deepEqual(server.list('customresourcedefinitions.apiextensions.k8s.io').map((o) => o.metadata!.name), ['gadgets.other.io', 'widgets.example.com']);
+      // Discovery lists the group; the custom resources themselves are served as before.
+      t.true((await call(`${server.url}/apis`)).json.groups.some((g: any) => g.name === 'apiextensions.k8s.io'));
+      t.like((await call(`${server.url}/apis/apiextensions.k8s.io/v1`)).json.resources[0], { name: 'customresourcedefinitions', kind: 'CustomResourceDefinition', namespaced: false, shortNames: ['crd', 'crds'] });
+      t.is((await call(`${server.url}/apis/example.com/v1/widgets`)).json.kind, 'WidgetList');
+    },
+    {
+      resources: [
+        widgets,
+        { group: 'other.io', version: 'v1alpha1', plural: 'gadgets', kind: 'Gadget', namespaced: false },
+        { group: 'apps', version: 'v1', plural: 'deployments', kind: 'Deployment', namespaced: true },
+        { group: 'metrics.k8s.io', version: 'v1beta1', plural: 'pods', kind: 'PodMetrics', namespaced: true },
+      ],
+    },
+  );
+});
+
+test('addResource installs the CRD as a create: a CRD watch sees it ADDED', async (t) => {
+  await withServer(async (server) => {
+    t.deepEqual((await call(`${server.url}${crds}`)).json.items, [], 'no custom resources, no CRDs');
+    const watch = await openWatch(`${server.url}${crds}?watch=true&resourceVersion=${server.resourceVersion}`);
+    server.addResource({ group: 'late.io', version: 'v2', plural: 'things', kind: 'Thing', namespaced: false });
+    server.addResource({ group: 'late.io', version: 'v2', plural: 'things', kind: 'Thing', namespaced: false }); // again: nothing new
+    await watch.waitFor(1);
+    t.deepEqual(watch.events.map((e) => `${e.type} ${e.object.metadata.name}`), ['ADDED things.late.io']);
+    t.is((await call(`${server.url}${crds}`)).json.items.length, 1);
+    watch.close();
+  });
+});
+
+test('kubectl get crd lists them', async (t) => {
+  await withServer(
+    async (server) => {
+      const dir = await mkdtemp(join(tmpdir(), 'rx-informer-crd-'));
+      t.teardown(() => rm(dir, { recursive: true, force: true }));
+      await server.writeKubeConfig(join(dir, 'config'));
+      const { stdout } = await promisify(execFile)(process.env['KUBECTL'] ?? 'kubectl', ['--kubeconfig', join(dir, 'config'), '--cache-dir', join(dir, 'cache'), 'get', 'crd', '-o', 'name'], { env: { ...process.env, HOME: dir } });
+      t.is(stdout, 'customresourcedefinition.apiextensions.k8s.io/widgets.example.com\n');
+    },
+    { resources: [widgets] },
+  );
+});
