@@ -51,8 +51,12 @@ export function spawnPty(args: readonly string[], options: { readonly cols: numb
   });
   const run: PtyRun = {
     output: () => out,
-    // After the initial clear, one frame per `ESC[H`, up to leaving the alternate screen.
-    frames: () => out.split('\x1b[?25h\x1b[?1049l')[0]!.split('\x1b[H').slice(2).map((frame) => plain(frame).split('\n')),
+    // After the initial clear, one frame per `ESC[H`, up to leaving the alternate screen. A frame
+    // ends with `ESC[J` (clear the rest of the screen); one that does not has only partly arrived
+    // (the pseudo-terminal delivers a write in several chunks) and is left out.
+    frames: () => out.split('\x1b[?25h\x1b[?1049l')[0]!.split('\x1b[H').slice(2)
+      .filter((frame) => frame.endsWith('\x1b[J'))
+      .map((frame) => plain(frame).split('\n')),
     waitFor(check, what, timeoutMs = 20_000) {
       return new Promise((resolve, reject) => {
         const done = (settle: () => void): void => {
