@@ -1,26 +1,28 @@
 import type { KubeConfig } from '@kubernetes/client-node';
-import { Subject, tap, type Observable, type Subscription } from 'rxjs';
-import { informer, type Informer, type InformerOptions } from './informer.js';
+import { tap, type Subscription } from 'rxjs';
+import { informer, type Informer, type InformerOptions, type WhenSyncedOptions } from './informer.js';
 import { informerMetrics, type InformerMetrics } from '../metrics/informerMetrics.js';
 import { listWatch } from '../sources/listWatch.js';
 import type { ListWatchConfig } from '../sources/listWatchConfig.js';
 import type { ListWatchResource } from '../sources/listWatchResource.js';
-import type { ListWatchStatus } from '../sources/reflector/listWatchStatus.js';
 import type { KubeObject } from '../store/kubeObject.js';
 
 /** What identifies a shared informer: asking twice with the same values returns the same one. */
-export interface SharedInformerOptions<T extends KubeObject> extends Omit<InformerOptions<T>, 'onUpdate'>, Omit<ListWatchConfig<T>, 'onStatus' | 'signal'> {}
+export interface SharedInformerOptions<T extends KubeObject> extends Omit<InformerOptions<T>, 'onUpdate' | 'name'>, Omit<ListWatchConfig<T>, 'onStatus' | 'signal'> {}
 
 /** Defaults applied to every informer of a factory (per-informer options override them). */
 export type InformerFactoryDefaults = Omit<SharedInformerOptions<KubeObject>, 'indexers' | 'keyFunc' | 'transform'> & {
   readonly transform?: (object: KubeObject) => KubeObject;
 };
 
-/** An informer made by a factory: the informer, what its source is doing, and its metrics. */
+/**
+ * An informer made by a factory: the informer (connected by the factory until `dispose()`; its
+ * `status$` tells what its source is doing), its resource and name, and its metrics.
+ */
 export interface SharedInformer<T extends KubeObject> extends Informer<T> {
   readonly resource: ListWatchResource;
-  /** The source's status (listing, watching, backing off, relisting, errors); hot, no replay. */
-  readonly status$: Observable<ListWatchStatus>;
+  /** How messages name it: the resource, its namespace and selectors (`pods in namespace web`). */
+  readonly name: string;
   /** Counters of this informer: requests, relists and why, events, notifications, sync time. */
   metrics(): InformerMetrics;
 }
@@ -41,8 +43,13 @@ export interface InformerFactory {
   informer<T extends KubeObject = KubeObject>(resource: ListWatchResource, options?: SharedInformerOptions<T>): SharedInformer<T>;
   /** Every informer made so far. */
   readonly informers: readonly SharedInformer<KubeObject>[];
-  /** Resolves when every informer made so far has applied its first list. */
-  whenAllSynced(): Promise<void>;
+  /**
+   * Resolves when every informer made so far has applied its first list. Rejects with the
+   * {@link NotSyncedError} of the first informer that cannot sync — its source failed (a missing
+   * CRD with `fatalErrors: 'permanent'`), `signal` aborted or `timeoutMs` passed — whose message
+   * names that informer and ends with its source's last error.
+   */
+  whenAllSynced(options?: WhenSyncedOptions): Promise<void>;
   /** Stops every watch and completes every stream; the factory cannot be used afterwards. */
   dispose(): void;
 }
@@ -87,32 +94,28 @@ export function informerFactory(kubeConfig: KubeConfig, defaults: InformerFactor
   };
 
   const create = <T extends KubeObject>(resource: ListWatchResource, options: SharedInformerOptions<T>): SharedInformer<T> => {
-    const status = new Subject<ListWatchStatus>();
     const metrics = informerMetrics(options.scheduler ? { scheduler: options.scheduler } : {});
-    const source = listWatch<T>(kubeConfig, resource, {
-      ...options,
-      signal: abort.signal,
-      onStatus: (s) => {
-        metrics.onStatus(s);
-        status.next(s);
-      },
-    }).pipe(tap((event) => metrics.onEvent(event)));
-    const shared = informer<T>(source, { ...options, onUpdate: (update) => metrics.onUpdate(update) });
-    // Started now and kept running until dispose(), as SharedInformerFactory.Start does.
-    running.push(shared.updates$.subscribe({ error: () => undefined }));
+    const name = describeInformer(resource, options);
+    const source = listWatch<T>(kubeConfig, resource, { ...options, signal: abort.signal, onStatus: metrics.onStatus }).pipe(tap((event) => metrics.onEvent(event)));
+    const shared = informer<T>(source, { ...options, name, onUpdate: (update) => metrics.onUpdate(update) });
+    // Started now and kept running until dispose(), as SharedInformerFactory.Start does. A source
+    // that fails for good is not restarted: it is reported (FAILED on status$, whenSynced rejects).
+    running.push(shared.connect());
     return {
       updates$: shared.updates$,
       snapshots$: shared.snapshots$,
       changes$: shared.changes$,
       synced$: shared.synced$,
       errors$: shared.errors$,
+      status$: shared.status$,
       get snapshot() {
         return shared.snapshot;
       },
+      connect: shared.connect,
       whenSynced: shared.whenSynced,
       addHandler: shared.addHandler,
       resource,
-      status$: status.asObservable(),
+      name,
       metrics: () => metrics.read(),
     };
   };
@@ -137,8 +140,8 @@ export function informerFactory(kubeConfig: KubeConfig, defaults: InformerFactor
     get informers() {
       return [...byIdentity.values()];
     },
-    async whenAllSynced() {
-      await Promise.all([...byIdentity.values()].map((shared) => shared.whenSynced()));
+    async whenAllSynced(options = {}) {
+      await Promise.all([...byIdentity.values()].map((shared) => shared.whenSynced(options)));
     },
     dispose() {
       abort.abort(new Error('[informer] informerFactory disposed'));
@@ -146,4 +149,15 @@ export function informerFactory(kubeConfig: KubeConfig, defaults: InformerFactor
       byIdentity.clear();
     },
   };
+}
+
+/** `configmaps`, `widgets.example.com in namespace x`, `Pod (v1) with labelSelector app=web`: how a factory informer is named in messages. */
+function describeInformer(resource: ListWatchResource, options: { labelSelector?: string; fieldSelector?: string; metadataOnly?: boolean }): string {
+  const what = 'plural' in resource ? (resource.group ? `${resource.plural}.${resource.group}` : resource.plural) : `${resource.kind} (${resource.apiVersion})`;
+  const parts = [what];
+  if (resource.namespace) parts.push(`in namespace ${resource.namespace}`);
+  if (options.labelSelector) parts.push(`with labelSelector ${options.labelSelector}`);
+  if (options.fieldSelector) parts.push(`with fieldSelector ${options.fieldSelector}`);
+  if (options.metadataOnly) parts.push('(metadata only)');
+  return parts.join(' ');
 }

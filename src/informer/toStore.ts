@@ -200,6 +200,8 @@ export function toStore<T extends KubeObject>(config: ToStoreConfig<T> = {}): Op
           case 'BOOKMARK':
             joined({ type: 'Bookmark', resourceVersion: event.resourceVersion });
             return;
+          case 'STATUS':
+            return; // as toDeltas: a status changes no object
           case 'ADDED':
           case 'MODIFIED': {
             const key = keying.key(event.type, event.object);

@@ -4,6 +4,7 @@ import { informerFactory } from '../../src/informer/informerFactory.js';
 import type { ListWatchStatus } from '../../src/sources/reflector/listWatchStatus.js';
 import { stripManagedFields } from '../../src/sources/stripManagedFields.js';
 import { byNamespace } from '../../src/store/indexFunc.js';
+import { NotSyncedError } from '../../src/errors.js';
 import { createTestApiServer, type TestApiServer } from '../../src/testServer/index.js';
 
 const fast = { backoff: { initialDelay: 10, maxDelay: 40 } } as const;
@@ -120,4 +121,25 @@ test('dispose stops every watch, completes every stream, and the factory refuses
     await until(() => server.openWatchCount === 0, 'no watch left');
     t.is(pods.snapshot.size, 0);
     t.throws(() => factory.informer(configMaps), { instanceOf: TypeError, message: /after dispose/ });
+  }));
+
+test('item 2: a shared informer whose source fails for good is reported, by name, on status$ and whenAllSynced; the others keep running', (t) =>
+  withServer(async (server) => {
+    const factory = informerFactory(server.kubeConfig, { ...fast, fatalErrors: 'permanent' });
+    try {
+      const cms = factory.informer(configMaps);
+      const missing = factory.informer({ group: 'example.com', version: 'v1', plural: 'widgets', namespace: 'even' });
+      const statuses: ListWatchStatus['type'][] = [];
+      missing.status$.subscribe((s) => statuses.push(s.type));
+      const error = await t.throwsAsync(factory.whenAllSynced(), { instanceOf: NotSyncedError });
+      t.is(error?.reason, 'failed');
+      t.is(error?.informer, 'widgets.example.com in namespace even');
+      t.regex(error!.message, /^\[informer\] widgets\.example\.com in namespace even: the source failed: cannot list widgets\.example\.com in namespace even: not found/);
+      t.is(statuses.at(-1), 'FAILED');
+      await cms.whenSynced();
+      t.is(cms.snapshot.size, 5, 'the other informer synced and runs');
+      await t.throwsAsync(missing.whenSynced(), { instanceOf: NotSyncedError, message: /not running/ }, 'the failed one is not restarted behind the user’s back');
+    } finally {
+      factory.dispose();
+    }
   }));

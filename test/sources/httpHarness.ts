@@ -45,7 +45,7 @@ export function start(
       config.onStatus?.(s);
     },
   }).subscribe({
-    next: (e) => events.push(e),
+    next: (e) => e.type !== 'STATUS' && events.push(e), // statuses are recorded from onStatus
     error: (e: Error) => {
       run.error = e;
     },

@@ -1,14 +1,16 @@
 /** What a reflector reports on `onStatus` while it lists, watches, backs off and relists: the public status union. */
 /**
- * What a List+Watch source is doing, delivered to `onStatus` (see {@link ReflectorConfig.onStatus}).
- * Errors never kill the source (unless `fatalErrors: 'permanent'`): they show up here as `ERROR`,
- * followed by `BACKING_OFF` and then `RELISTING` or `WATCHING` again.
+ * What a List+Watch source is doing, delivered to `onStatus` (see {@link ReflectorConfig.onStatus}),
+ * in band as `STATUS` raw events, and on an informer's `status$`. Errors never kill the source
+ * (unless `fatalErrors: 'permanent'`): they show up here as `ERROR`, followed by `BACKING_OFF` and
+ * then `RELISTING` or `WATCHING` again. A source that gives up ends with `FAILED`, then errors.
  *
  * ```text
  * LISTING(page 0) LISTING(page 1) … WATCHING  ERROR BACKING_OFF RELISTING LISTING … WATCHING
+ *                                             ERROR(permanent) FAILED ✕
  * ```
  */
-export type ListWatchStatus = ListingStatus | WatchingStatus | BackingOffStatus | RelistingStatus | ErrorStatus;
+export type ListWatchStatus = ListingStatus | WatchingStatus | BackingOffStatus | RelistingStatus | ErrorStatus | FailedStatus;
 
 /** A list is running; emitted when it starts (`page: 0`) and after every page. @inline */
 export interface ListingStatus {
@@ -71,4 +73,14 @@ export interface ErrorStatus {
   readonly type: 'ERROR';
   readonly error: Error;
   readonly permanent: boolean;
+}
+
+/**
+ * The source gave up: `error` ends it (it errors right after this status). The reflector gives up
+ * only on a permanent error with `fatalErrors: 'permanent'`; an informer also reports this way any
+ * error that ends its source, whatever the source.
+ */
+export interface FailedStatus {
+  readonly type: 'FAILED';
+  readonly error: Error;
 }

@@ -210,6 +210,7 @@ function startWatch<T>(memory: ReflectorMemory, config: StepConfig, out: Effects
 function cycleFailed<T>(memory: ReflectorMemory, error: unknown, reason: RelistReason, config: StepConfig, out: Effects<T>): ReflectorState {
   const cause = reportError(out, error);
   if (isPermanent(cause) && config.fatalErrors === 'permanent') {
+    status(out, { type: 'FAILED', error: cause }); // the last status: the Observable errors next
     out.push({ type: 'fail', error: cause });
     return { kind: 'failed', memory, error: cause };
   }
