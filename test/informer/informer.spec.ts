@@ -66,7 +66,7 @@ test('refCount with a grace period: the source is kept for graceMs after the las
   runMarbles(t, ({ cold, expectObservable, expectSubscriptions }) => {
     const source = cold<E>('-a-------', { a: added(cm('a', '1')) });
     const inf = informer(source, { graceMs: 3 });
-    expectObservable(inf.changes$.pipe(map(changeView)), '^-!').toBe('-x-', { x: 'add ns/a@1 initial' });
+    expectObservable(inf.changes$.pipe(map(changeView)), '^-!').toBe('-x-', { x: 'add ns/a@1' });
     expectObservable(inf.snapshots$.pipe(map((s) => s.size)), '----^--!').toBe('----1---', { 1: 1 });
     expectSubscriptions(source.subscriptions).toBe('^---------!');
   }));
@@ -138,4 +138,25 @@ test('R23: without a resync timer every handler gets the sync updates of a relis
     expectObservable(inf.synced$, '^---!').toBe('ft', { f: false, t: true });
   });
   t.deepEqual(log, ['one 1->1', 'two 1->1']);
+});
+
+test('R19: only the objects of the first list are isInInitialList, also when watch events share its burst or its batch window', (t) => {
+  for (const buffer of [undefined, { windowMs: 5 }]) {
+    runMarbles(t, ({ cold, expectObservable }) => {
+      // The list's end and the first watch events in one synchronous burst (a streaming list's end
+      // bookmark and the next event in one network chunk), then one more event later.
+      const burst = [...listEvents([cm('a', '1'), cm('b', '2')], '2'), added(cm('c', '3')), modified(cm('a', '4'))];
+      const raw = marbleSource<E>(cold, '-L------x', { L: burst, x: added(cm('d', '5')) });
+      const inf = informer(raw, buffer ? { buffer } : {});
+      const expected = {
+        a: 'add ns/a@1 initial',
+        b: 'add ns/b@2 initial',
+        u: 'update ns/a@1->4',
+        c: 'add ns/c@3',
+        d: 'add ns/d@5',
+      };
+      // A window of 5: the first batch closes at 6, the second opens at 8 and closes at 13.
+      expectObservable(inf.changes$.pipe(map(changeView))).toBe(buffer ? '------(aubc)-d' : '-(aubc)-d', expected);
+    });
+  }
 });
