@@ -17,7 +17,7 @@ import {
   type Subscription,
 } from 'rxjs';
 import type { BufferByKeyConfig } from '../operators/bufferByKey.js';
-import { addHandler, type HandlerOptions, type ResourceEventHandler } from './handlers.js';
+import { addHandler, resyncCheck, type HandlerOptions, type ResourceEventHandler } from './handlers.js';
 import { syncTracker, type WhenSyncedOptions } from './syncTracker.js';
 import { toStore } from './toStore.js';
 import type { RawEvent } from '../sources/rawEvent.js';
@@ -39,7 +39,10 @@ export interface InformerOptions<T extends KubeObject> {
   readonly keyFunc?: KeyFunc<T>;
   /** Index functions by name, e.g. `{ namespace: byNamespace, node: (p) => [p.spec.nodeName] }`. */
   readonly indexers?: Indexers<T>;
-  /** Period of the resync that re-delivers every cached object as a sync update; `0` (default) disables. */
+  /**
+   * Period of the resync that re-delivers every cached object as a sync update, and the default
+   * period of handlers; `0` (default) disables it (a handler can still ask for its own, R24).
+   */
   readonly resyncMs?: number;
   /** How deltas are batched before they reach the store; see {@link bufferByKey}. */
   readonly buffer?: BufferByKeyConfig;
@@ -112,7 +115,7 @@ export interface Informer<T extends KubeObject> {
  * Builds an informer over a source of raw List+Watch events: the whole chain, shared.
  *
  * ```text
- * source$ ─ toDeltas ─ bufferByKey ─ dedupDeltas ─ resync ─ indexReducer ─ share ─┬─ updates$
+ * source$ ─ toDeltas ─ resync ─ bufferByKey ─ dedupDeltas ─ indexReducer ─ share ─┬─ updates$
  *                                                                                 ├─ snapshots$ (replays latest)
  *                                                                                 ├─ changes$
  *                                                                                 └─ synced$
@@ -182,12 +185,15 @@ export function informer<T extends KubeObject>(source$: Observable<RawEvent<T>>,
   let running = false;
 
   // Built once, here, so bad options throw at call time; the operator keeps its state per subscription.
-  // toStore is toDeltas → bufferByKey → dedupDeltas → resync → indexReducer fused (same output).
+  // toStore is toDeltas → resync → bufferByKey → dedupDeltas → indexReducer fused (same output); its
+  // resync timer runs at the check period of the informer and its handlers (R24).
+  const resync = resyncCheck(resyncMs);
   const store = toStore<T>({
     ...(keyFunc ? { keyFunc } : {}),
     onInvalidObject: (error) => errors.next(error),
     ...(buffer ? { buffer } : {}),
     resyncMs,
+    resyncPeriods: resync.periods$,
     ...(scheduler ? { resyncScheduler: scheduler } : {}),
     indexers,
   });
@@ -199,7 +205,8 @@ export function informer<T extends KubeObject>(source$: Observable<RawEvent<T>>,
     status.next(value);
   };
 
-  const updates$ = defer(() => {
+  // Every update of the store, resync ticks that changed nothing included (handlers re-flag on them, R23).
+  const store$ = defer(() => {
     running = true;
     sync.connected();
     let failureReported = false;
@@ -216,7 +223,7 @@ export function informer<T extends KubeObject>(source$: Observable<RawEvent<T>>,
         next: (update) => {
           latest = update.snapshot;
           for (const error of update.errors) errors.next(error);
-          if (onUpdate !== undefined) {
+          if (onUpdate !== undefined && !idleTick(update)) {
             try {
               onUpdate(update);
             } catch (cause) {
@@ -242,6 +249,8 @@ export function informer<T extends KubeObject>(source$: Observable<RawEvent<T>>,
     }),
   );
 
+  const updates$ = store$.pipe(filter((update) => !idleTick(update)));
+
   const snapshots$ = defer(() => {
     const live = updates$.pipe(map((update) => update.snapshot));
     return latest === undefined ? live : live.pipe(startWith(latest));
@@ -251,7 +260,7 @@ export function informer<T extends KubeObject>(source$: Observable<RawEvent<T>>,
 
   const synced$ = defer(() => snapshots$.pipe(map((snapshot) => snapshot.synced), startWith((latest ?? empty).synced))).pipe(distinctUntilChanged());
 
-  const host = { updates$, current: () => latest, errors, resyncMs, clock };
+  const host = { updates$: store$, current: () => latest, errors, resyncMs, resync, clock };
 
   return {
     updates$,
@@ -264,8 +273,13 @@ export function informer<T extends KubeObject>(source$: Observable<RawEvent<T>>,
       return latest ?? empty;
     },
     // The error is already on status$ (FAILED) and rejects whenSynced; a connection ends quietly.
-    connect: () => updates$.subscribe({ error: () => undefined }),
+    connect: () => store$.subscribe({ error: () => undefined }),
     whenSynced: (waitOptions = {}) => sync.whenSynced(latest, running, waitOptions),
     addHandler: (handler, handlerOptions = {}) => addHandler(host, handler, handlerOptions),
   };
+}
+
+/** A resync tick that found nothing to sync: it re-flags handlers, and is not an update for anyone else. */
+function idleTick(update: StoreUpdate<KubeObject>): boolean {
+  return update.resync === true && update.changes.length === 0;
 }
