@@ -53,10 +53,12 @@ export interface KubeApiErrorInit {
 }
 
 const reasonText: Readonly<Record<number, string>> = {
+  400: 'bad request',
   401: 'unauthorized',
   403: 'forbidden',
   404: 'not found',
   410: 'expired',
+  422: 'invalid',
   429: 'too many requests',
   500: 'internal error',
   503: 'service unavailable',

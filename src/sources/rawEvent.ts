@@ -69,6 +69,8 @@ export interface ListDone {
  * What the source is doing, in band: the same {@link ListWatchStatus} values `onStatus` receives,
  * emitted right after each `onStatus` call. A source that fails for good emits a `FAILED` status
  * just before it errors.
+ *
+ * @inline
  */
 export interface StatusEvent {
   readonly type: 'STATUS';

@@ -162,3 +162,15 @@ test('item 2: any error that ends a source is reported as FAILED, then the strea
   await t.throwsAsync(waiting, { instanceOf: NotSyncedError, message: '[informer] the source failed: boom' });
   t.deepEqual(seen, ['FAILED boom', 'changes$ error boom']);
 });
+
+test('item 5: an invalid label selector fails whenSynced at once with the server message, and the informer does not retry it', async (t) => {
+  const server = await createTestApiServer();
+  t.teardown(() => server.close());
+  const inf = informer(listWatch(server.kubeConfig, { version: 'v1', plural: 'configmaps' }, { ...fast, labelSelector: 'a in (b' }), { name: 'configmaps' });
+  const connection = inf.connect();
+  const error = await t.throwsAsync(inf.whenSynced(), { instanceOf: NotSyncedError });
+  t.is(error?.reason, 'failed');
+  t.regex(error!.message, /^\[informer\] configmaps: the source failed: cannot list configmaps: bad request \(.+\)$/);
+  t.true(connection.closed);
+  t.is(server.requests.filter((r) => r.verb === 'list').length, 1);
+});

@@ -447,6 +447,31 @@ test('404 for an unknown resource names it', (t) =>
     t.regex(fatal.error!.message, /^\[informer\] cannot list gadgets\.example\.com: not found/);
   }));
 
+test('item 5: an invalid label or field selector (400) fails fast with the server message: one LIST, no retry', (t) =>
+  withServer(async (server) => {
+    for (const [config, code] of [
+      [{ labelSelector: 'a in (b' }, 400],
+      [{ fieldSelector: 'spec.unknownField=x' }, 400],
+    ] as const) {
+      const before = lists(server).length;
+      const run = start(server, configmaps, config);
+      await until(() => run.error !== undefined, `the error for ${JSON.stringify(config)}`);
+      const error = run.error as KubeApiError;
+      t.true(error instanceof KubeApiError && error.code === code, JSON.stringify(config));
+      t.regex(error.message, /^\[informer\] cannot list configmaps: (bad request|HTTP 400) \(.+\)$/, 'the server says what is wrong');
+      t.deepEqual(run.statuses.map((s) => s.type), ['LISTING', 'ERROR', 'FAILED']);
+      t.true(run.statuses[1]?.type === 'ERROR' && run.statuses[1].permanent, 'reported as permanent');
+      t.is(lists(server).length - before, 1, 'not retried');
+    }
+    // fatalErrors: 'never' keeps retrying it, slowly, for whoever wants that.
+    const patient = start(server, configmaps, { labelSelector: 'a in (b', fatalErrors: 'never' });
+    await until(() => patient.statuses.filter((s) => s.type === 'RELISTING').length >= 1, 'a retry');
+    patient.subscription.unsubscribe();
+    t.is(patient.error, undefined);
+    const backoff = patient.statuses.find((s) => s.type === 'BACKING_OFF');
+    t.true(backoff?.type === 'BACKING_OFF' && backoff.delay >= 80, 'at the slow end of the backoff');
+  }));
+
 test('metadataOnly: PartialObjectMetadata(List) Accept on list and watch, objects without data', (t) =>
   withServer(async (server) => {
     server.create('configmaps', cm('a', 'default', undefined, { big: 'x'.repeat(100) }));

@@ -2,8 +2,9 @@
 /**
  * What a List+Watch source is doing, delivered to `onStatus` (see {@link ReflectorConfig.onStatus}),
  * in band as `STATUS` raw events, and on an informer's `status$`. Errors never kill the source
- * (unless `fatalErrors: 'permanent'`): they show up here as `ERROR`, followed by `BACKING_OFF` and
- * then `RELISTING` or `WATCHING` again. A source that gives up ends with `FAILED`, then errors.
+ * unless no retry can fix them (see `fatalErrors`): they show up here as `ERROR`, followed by
+ * `BACKING_OFF` and then `RELISTING` or `WATCHING` again. A source that gives up ends with
+ * `FAILED`, then errors.
  *
  * ```text
  * LISTING(page 0) LISTING(page 1) … WATCHING  ERROR BACKING_OFF RELISTING LISTING … WATCHING
@@ -65,7 +66,8 @@ export interface RelistingStatus {
 /**
  * Something failed. `error` is a {@link KubeApiError}, a {@link TransportError} (its `reason` says
  * how the transport failed) or a {@link TransformError}; `permanent` is true for 403 and 404
- * (retried slowly, or fatal with `fatalErrors: 'permanent'`).
+ * (retried slowly, or fatal with `fatalErrors: 'permanent'`) and for an invalid request, 400 or
+ * 422 (fatal unless `fatalErrors: 'never'`).
  *
  * @inline
  */
@@ -77,8 +79,10 @@ export interface ErrorStatus {
 
 /**
  * The source gave up: `error` ends it (it errors right after this status). The reflector gives up
- * only on a permanent error with `fatalErrors: 'permanent'`; an informer also reports this way any
- * error that ends its source, whatever the source.
+ * on an invalid request (400, 422) and, with `fatalErrors: 'permanent'`, on 403 and 404; an
+ * informer also reports this way any error that ends its source, whatever the source.
+ *
+ * @inline
  */
 export interface FailedStatus {
   readonly type: 'FAILED';
