@@ -41,14 +41,17 @@ export function dedupDeltaList<T>(deltas: readonly Delta<T>[]): readonly Delta<T
 
 /**
  * The resourceVersion of a batch after one more event (R28): a `Listed` or `Bookmark` marker's own;
- * an object's, when it has one; otherwise unchanged (a tombstone, an object without one, a `Resync`).
+ * an object's, when it has one; otherwise unchanged (a tombstone, an object without one, and what a
+ * resync queues: the `Resync` marker and `Sync` deltas, which re-deliver cached objects and say
+ * nothing new about the collection).
  *
  * @param current the batch's resourceVersion so far, if any.
  * @param event the event joining the batch.
  */
 export function batchResourceVersion<T>(current: string | undefined, event: DeltaEvent<T>): string | undefined {
   if (isMarker(event)) return event.type === 'Resync' ? current : event.resourceVersion;
-  return isTombstone(event.object) ? current : (resourceVersionOf(event.object) ?? current);
+  if (event.type === 'Sync' || isTombstone(event.object)) return current;
+  return resourceVersionOf(event.object) ?? current;
 }
 
 /**
