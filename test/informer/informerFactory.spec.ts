@@ -9,6 +9,7 @@ import { stripManagedFields } from '../../src/sources/stripManagedFields.js';
 import { byNamespace } from '../../src/store/indexFunc.js';
 import { NotSyncedError } from '../../src/errors.js';
 import { createTestApiServer, type TestApiServer } from '../../src/testServer/index.js';
+import { until } from '../helpers/until.js';
 
 const fast = { backoff: { initialDelay: 10, maxDelay: 40 } } as const;
 const configMaps = { version: 'v1', plural: 'configmaps' } as const;
@@ -24,13 +25,6 @@ async function withServer(run: (server: TestApiServer) => Promise<void>): Promis
   }
 }
 
-const until = async (condition: () => boolean, what: string): Promise<void> => {
-  const deadline = Date.now() + 5000;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-};
 
 test('one shared informer per identity; different selectors, namespaces or transforms are different informers', (t) =>
   withServer(async (server) => {

@@ -12,18 +12,11 @@ import type { KubeObject } from '../../src/store/kubeObject.js';
 import { fakeListWatch } from '../../src/testing/fakeListWatch.js';
 import { configMap } from '../../src/testing/objects.js';
 import { createTestApiServer } from '../../src/testServer/index.js';
+import { until } from '../helpers/until.js';
 
 const fast = { backoff: { initialDelay: 10, maxDelay: 40 } } as const;
 const widgets = { group: 'example.com', version: 'v1', plural: 'widgets' } as const;
 
-/** Resolves once `condition()` holds, polling every 5 ms; rejects with `what` after 5 s. */
-async function until(condition: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 5000;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
 
 test('item 3: whenSynced() on an informer nothing runs rejects at once, telling the user to connect() first', async (t) => {
   const api = fakeListWatch([configMap('a'), configMap('b')]);

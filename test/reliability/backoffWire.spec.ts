@@ -6,7 +6,7 @@
 import test from 'ava';
 import { KubeApiError, TransportError } from '../../src/errors.js';
 import { createTestApiServer } from '../../src/testServer/index.js';
-import { sleep, until, watchConfigMaps } from './harness.js';
+import { until, watchConfigMaps } from './harness.js';
 
 async function synced(t: { teardown(fn: () => unknown): void }, backoff = { initialDelay: 50, maxDelay: 200 }) {
   const server = await createTestApiServer({ bookmarkIntervalMs: 100 });
@@ -76,8 +76,7 @@ test('500s on every LIST for a while: relists are spaced by the backoff, not a h
   const before = server.requests.length;
   server.failNext({ status: 500, verbs: ['list'], count: 4 });
   server.failWatches({ status: 410 });
-  await w.untilConverged('the lists succeed again');
-  await sleep(10);
+  await w.untilConverged('the lists succeed again'); // the good list has answered, so it is logged
   const lists = server.requests.slice(before).filter((r) => r.verb === 'list');
   t.is(lists.length, 5, 'four failed LISTs and the good one');
   const gaps = lists.slice(1).map((r, i) => r.startedAt - lists[i]!.startedAt);

@@ -17,6 +17,7 @@ import { matchesLabels, parseLabelSelector } from '../../src/store/labelSelector
 import type { Notification } from '../../src/store/notification.js';
 import type { Snapshot } from '../../src/store/snapshot.js';
 import { createTestApiServer, type TestApiServer } from '../../src/testServer/index.js';
+import { until } from '../helpers/until.js';
 
 // ---------------------------------------------------------------------------------------------
 // Scenario
@@ -268,6 +269,10 @@ export async function runScenario(scenario: Scenario, options: CaseOptions = {})
     const inf = informer(source$, { ...(setup.indexes ? { indexers } : {}), resyncMs: setup.resyncMs, buffer: { windowMs: setup.windowMs ?? 0 } });
     inf.errors$.subscribe((e) => informerErrors.push(e));
     subscription = inf.changes$.subscribe({ next: (c) => changes.push(c), error: (e) => (streamError = e) });
+    // Updates applied (a bookmark makes one too), and resync updates: what "more input" means below.
+    let updates = 0;
+    let resyncs = 0;
+    subscription.add(inf.updates$.subscribe({ next: (u) => (updates++, u.resync && resyncs++), error: () => undefined }));
 
     for (const step of scenario.steps) {
       if ('op' in step) {
@@ -333,8 +338,9 @@ export async function runScenario(scenario: Scenario, options: CaseOptions = {})
     }
     if (streamError !== undefined) throw new Divergence(`the informer's stream errored: ${String(streamError)}`);
     if (why !== undefined) throw new Divergence(`no convergence within ${timeoutMs} ms: ${why}`);
-    // Quiet: nothing moves it away again.
-    await sleep(setup.resyncMs > 0 ? 60 : 20);
+    // Quiet: nothing moves it away again — not the next bookmark (every 40 ms), nor a resync.
+    const [updatesThen, resyncsThen] = [updates, resyncs];
+    await until(() => updates > updatesThen + 1 && (setup.resyncMs === 0 || resyncs > resyncsThen), 'more input after convergence', timeoutMs);
     why = differences(inf.snapshot, expected, server);
     if (why !== undefined) throw new Divergence(`converged, then diverged: ${why}`);
 

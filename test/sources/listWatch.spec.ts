@@ -6,7 +6,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { KubeApiError, TransportError } from '../../src/errors.js';
 import { listWatch } from '../../src/sources/listWatch.js';
 import { createTestApiServer, type RequestLogEntry, type TestApiServer } from '../../src/testServer/index.js';
-import { start, until, sleep } from './httpHarness.js';
+import { start, until } from './httpHarness.js';
 import { startTlsProxy, tlsCert, tlsKey } from './tlsProxy.js';
 
 const configmaps = { version: 'v1', plural: 'configmaps' } as const;
@@ -148,7 +148,7 @@ test('unsubscribing during a backoff closes the idle keep-alive connection', (t)
     server.failNext({ status: 500, verbs: ['list'], count: 1, match: (r) => r.query['continue'] !== undefined });
     const run = start(server, configmaps, { pageSize: 2, backoff: { initialDelay: 2_000, maxDelay: 2_000 } });
     await until(() => run.statuses.some((s) => s.type === 'ERROR'), 'the failed page');
-    await sleep(20);
+    await until(() => server.connections.open === 1, 'the idle pooled connection');
     t.is(server.connections.open, 1, 'the idle pooled connection');
     run.subscription.unsubscribe();
     await until(() => server.connections.open === 0, 'no open connection');
@@ -400,7 +400,7 @@ test('401 → credentials are reloaded from the KubeConfig and the request retri
   withServer(async (server) => {
     const run = start(server, configmaps, { backoff: { initialDelay: 400, maxDelay: 400, jitter: 0 } });
     await server.waitForWatches(1);
-    await sleep(150); // bookmarks arrive: the watch closed below is not "very short"
+    await until(() => run.events.some((e) => e.type === 'BOOKMARK'), 'a bookmark: the watch closed below is not "very short"');
     server.setToken('t2'); // the server rotates the token; the KubeConfig still says t1
     server.closeWatches();
     await until(() => server.requests.some((r) => r.status === 401), 'the 401');
@@ -576,7 +576,7 @@ test('connection refused → backoff and re-watch without relist', (t) =>
   withServer(async (server) => {
     const run = start(server, configmaps);
     await server.waitForWatches(1);
-    await sleep(250); // a few bookmarks: the broken watch is not "very short"
+    await until(() => run.events.some((e) => e.type === 'BOOKMARK'), 'a bookmark: the broken watch is not "very short"');
     await server.refuseConnections(200);
     await server.waitForWatches(1, 4000);
     run.subscription.unsubscribe();
