@@ -183,6 +183,7 @@ export function informer<T extends KubeObject>(source$: Observable<RawEvent<T>>,
   const empty = emptySnapshot<T>(Object.keys(indexers));
   let latest: Snapshot<T> | undefined;
   let running = false;
+  const idle = new WeakSet<StoreUpdate<T>>();
 
   // Built once, here, so bad options throw at call time; the operator keeps its state per subscription.
   // toStore is toDeltas → resync → bufferByKey → dedupDeltas → indexReducer fused (same output); its
@@ -221,9 +222,12 @@ export function informer<T extends KubeObject>(source$: Observable<RawEvent<T>>,
       store,
       tap({
         next: (update) => {
+          // A resync tick that found nothing to sync and changed nothing: handlers re-flag on it (it
+          // stays in store$); nobody else is told (updates$ leaves it out).
+          if (update.resync === true && update.changes.length === 0 && update.snapshot === latest) idle.add(update);
           latest = update.snapshot;
           for (const error of update.errors) errors.next(error);
-          if (onUpdate !== undefined && !idleTick(update)) {
+          if (onUpdate !== undefined && !idle.has(update)) {
             try {
               onUpdate(update);
             } catch (cause) {
@@ -249,7 +253,7 @@ export function informer<T extends KubeObject>(source$: Observable<RawEvent<T>>,
     }),
   );
 
-  const updates$ = store$.pipe(filter((update) => !idleTick(update)));
+  const updates$ = store$.pipe(filter((update) => !idle.has(update)));
 
   const snapshots$ = defer(() => {
     const live = updates$.pipe(map((update) => update.snapshot));
@@ -279,7 +283,3 @@ export function informer<T extends KubeObject>(source$: Observable<RawEvent<T>>,
   };
 }
 
-/** A resync tick that found nothing to sync: it re-flags handlers, and is not an update for anyone else. */
-function idleTick(update: StoreUpdate<KubeObject>): boolean {
-  return update.resync === true && update.changes.length === 0;
-}

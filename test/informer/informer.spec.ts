@@ -3,7 +3,7 @@ import { asyncScheduler, from, map, mergeMap, of, Subject, tap, timer, type Subs
 import { informer } from '../../src/informer/informer.js';
 import type { RawEvent } from '../../src/sources/rawEvent.js';
 import type { KubeObject } from '../../src/store/kubeObject.js';
-import { added, deleted, listEvents, modified } from '../../src/testing/events.js';
+import { added, bookmark, deleted, listEvents, modified } from '../../src/testing/events.js';
 import { marbleSource, runMarbles } from '../../src/testing/marbles.js';
 import { configMap } from '../../src/testing/objects.js';
 import { changeView, snapshotView } from '../helpers/views.js';
@@ -219,3 +219,11 @@ test('R24: a handler asking for a resync period gets it even when the informer h
   t.deepEqual(log.filter((l) => l.startsWith('one')), ['one 3500', 'one 4500', 'one 5500', 'one 6500']);
   t.deepEqual(log.filter((l) => l.startsWith('plain')), [], 'a handler without a period gets no syncs');
 });
+
+test('a resync tick that joins a bookmark batch does not hide the bookmark: snapshots$ gets the new resourceVersion', (t) =>
+  runMarbles(t, ({ cold, expectObservable }) => {
+    // Window 5, resync 20, nothing cached: the tick at 20 opens a batch; the bookmark at 22 joins it.
+    const raw = marbleSource<E>(cold, '-L 20ms B', { L: listEvents([], '1'), B: [bookmark('5')] });
+    const inf = informer(raw, { buffer: { windowMs: 5 }, resyncMs: 20 });
+    expectObservable(inf.snapshots$.pipe(map((s) => s.resourceVersion)), '^ 30ms !').toBe('------a 18ms b', { a: '1', b: '5' });
+  }));
