@@ -3,6 +3,7 @@
  * and the fuzz runner (`npm run test:fuzz`, 10,000 cases): a random scenario of API writes and
  * injected faults against the real test API server, with an informer over listWatch watching.
  */
+import { tap } from 'rxjs';
 import fc from 'fast-check';
 import type { Subscription } from 'rxjs';
 import { informer } from '../../src/informer/informer.js';
@@ -266,13 +267,14 @@ export async function runScenario(scenario: Scenario, options: CaseOptions = {})
         },
       },
     );
-    const inf = informer(source$, { ...(setup.indexes ? { indexers } : {}), resyncMs: setup.resyncMs, buffer: { windowMs: setup.windowMs ?? 0 } });
+    // Bookmarks the watch delivered (every 40 ms), counted as they arrive: what "more input" means below.
+    let bookmarks = 0;
+    const inf = informer(source$.pipe(tap((event) => event.type === 'BOOKMARK' && bookmarks++)), { ...(setup.indexes ? { indexers } : {}), resyncMs: setup.resyncMs, buffer: { windowMs: setup.windowMs ?? 0 } });
     inf.errors$.subscribe((e) => informerErrors.push(e));
     subscription = inf.changes$.subscribe({ next: (c) => changes.push(c), error: (e) => (streamError = e) });
-    // Updates applied (a bookmark makes one too), and resync updates: what "more input" means below.
-    let updates = 0;
+    // Resync updates applied (a tick with something to sync makes one).
     let resyncs = 0;
-    subscription.add(inf.updates$.subscribe({ next: (u) => (updates++, u.resync && resyncs++), error: () => undefined }));
+    subscription.add(inf.updates$.subscribe({ next: (u) => u.resync && resyncs++, error: () => undefined }));
 
     for (const step of scenario.steps) {
       if ('op' in step) {
@@ -338,9 +340,11 @@ export async function runScenario(scenario: Scenario, options: CaseOptions = {})
     }
     if (streamError !== undefined) throw new Divergence(`the informer's stream errored: ${String(streamError)}`);
     if (why !== undefined) throw new Divergence(`no convergence within ${timeoutMs} ms: ${why}`);
-    // Quiet: nothing moves it away again — not the next bookmark (every 40 ms), nor a resync.
-    const [updatesThen, resyncsThen] = [updates, resyncs];
-    await until(() => updates > updatesThen + 1 && (setup.resyncMs === 0 || resyncs > resyncsThen), 'more input after convergence', timeoutMs);
+    // Quiet: nothing moves it away again — not the next bookmarks (every 40 ms), nor a resync (which
+    // has nothing to sync, and makes no update, while the cache is empty).
+    const [bookmarksThen, resyncsThen] = [bookmarks, resyncs];
+    const resynced = (): boolean => setup.resyncMs === 0 || inf.snapshot.size === 0 || resyncs > resyncsThen;
+    await until(() => bookmarks > bookmarksThen + 1 && resynced(), 'more input after convergence', timeoutMs);
     why = differences(inf.snapshot, expected, server);
     if (why !== undefined) throw new Divergence(`converged, then diverged: ${why}`);
 
