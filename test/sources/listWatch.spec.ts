@@ -629,18 +629,30 @@ test('unsubscribe aborts the open watch; an aborted signal completes the Observa
   }));
 
 test('a process that unsubscribes exits by itself (no sockets or timers left)', async (t) => {
+  t.timeout(90_000);
   const script = fileURLToPath(new URL('./exitsByItself.fixture.ts', import.meta.url));
   const child = spawn(process.execPath, ['--import=tsx', script], { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
-  child.stdout.on('data', (d: Buffer) => (output += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+  // Starting tsx and client-node takes seconds on a loaded machine: up to 60 s to get to the
+  // unsubscribe, then 10 s to exit — the part this test is about.
   const code = await new Promise<number | null>((resolve) => {
-    const timer = setTimeout(() => {
+    const kill = (): void => {
       child.kill('SIGKILL');
       resolve(-1);
-    }, 10_000);
+    };
+    let guard = setTimeout(kill, 60_000);
+    const read = (d: Buffer): void => {
+      const before = output;
+      output += d.toString();
+      if (!/unsubscribed/.test(before) && /unsubscribed/.test(output)) {
+        clearTimeout(guard);
+        guard = setTimeout(kill, 10_000);
+      }
+    };
+    child.stdout.on('data', read);
+    child.stderr.on('data', read);
     child.on('exit', (c) => {
-      clearTimeout(timer);
+      clearTimeout(guard);
       resolve(c);
     });
   });
