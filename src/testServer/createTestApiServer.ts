@@ -201,7 +201,7 @@ export async function createTestApiServer(config: TestApiServerConfig = {}): Pro
       return requests;
     },
     clearRequests: () => void requests.splice(0),
-    async waitForRequest(predicate, timeoutMs = 5_000) {
+    async waitForRequest(predicate, timeoutMs = 30_000) {
       let found: RequestLogEntry | undefined;
       await waitFor(() => (found = requests.find(predicate)) !== undefined, timeoutMs, 'a matching request');
       return found!;
@@ -212,7 +212,7 @@ export async function createTestApiServer(config: TestApiServerConfig = {}): Pro
     get connections() {
       return { accepted: listener.accepted, open: listener.open };
     },
-    waitForWatches: (count, timeoutMs = 5_000) => waitFor(() => openWatches.size >= count, timeoutMs, `${count} open watches`),
+    waitForWatches: (count, timeoutMs = 30_000) => waitFor(() => openWatches.size >= count, timeoutMs, `${count} open watches`),
     closeWatches: (resource) => eachWatch(resource, (watch) => watch.close()),
     breakWatches: (options = {}) => eachWatch(options.resource, (watch) => watch.breakMidLine(options.reset ?? false)),
     failWatches: (rule) =>

@@ -101,13 +101,13 @@ export interface TestApiServer {
   readonly requests: readonly RequestLogEntry[];
   /** Forgets the logged requests. */
   clearRequests(): void;
-  /** Resolves with the first logged request (past or future) matching `predicate`; rejects after `timeoutMs` (default 5 000). */
+  /** Resolves with the first logged request (past or future) matching `predicate`; rejects after `timeoutMs` (default 30 000: the deadline only bounds a failing test). */
   waitForRequest(predicate: (request: RequestLogEntry) => boolean, timeoutMs?: number): Promise<RequestLogEntry>;
   /** Number of watch streams currently open. */
   readonly openWatchCount: number;
   /** TCP connections accepted so far and open now (to check that clients reuse and close them). */
   readonly connections: { readonly accepted: number; readonly open: number };
-  /** Resolves when at least `count` watches are open; rejects after `timeoutMs` (default 5 000). */
+  /** Resolves when at least `count` watches are open; rejects after `timeoutMs` (default 30 000: the deadline only bounds a failing test). */
   waitForWatches(count: number, timeoutMs?: number): Promise<void>;
 
   /** Ends every open watch cleanly, as a server-side timeout would. @returns how many. */

@@ -99,7 +99,7 @@ test('bookmarks on the cadence and before timeoutSeconds ends; the stream then c
       t.is(await watch.ended, 'end');
       // Timers never fire early: the stream lasted at least timeoutSeconds from the request's arrival.
       const lasted = Date.now() - server.requests[0]!.startedAt;
-      t.true(lasted >= 990 && lasted < 5000, `closed after ${lasted} ms`);
+      t.true(lasted >= 990 && lasted < 30_000, `closed after ${lasted} ms`);
       t.is(watch.events.filter((e) => e.type === 'ADDED').length, 1);
       const bookmarks = watch.events.filter((e) => e.type === 'BOOKMARK');
       t.true(bookmarks.length >= 2, `${bookmarks.length} bookmarks: the cadence (250 ms) and the one before the end`);
