@@ -40,6 +40,8 @@ import type { ControlWriteOptions, TestApiServer, TestApiServerConfig } from './
  * @param config Optional settings; see {@link TestApiServerConfig}.
  * @returns The running server, once it listens.
  */
+const noop = (): void => undefined;
+
 export async function createTestApiServer(config: TestApiServerConfig = {}): Promise<TestApiServer> {
   const initialRV = config.initialResourceVersion ?? 1;
   const store = createObjectStore(initialRV, config.changeLogSize ?? 10_000);
@@ -240,11 +242,12 @@ export async function createTestApiServer(config: TestApiServerConfig = {}): Pro
       faults.token = token;
       if (options?.updateKubeConfig) loadKubeConfig(token);
     },
-    async refuseConnections(ms) {
+    async refuseConnections(duration) {
       // Overlapping refusals: the port comes back when the last one ends.
       refusals++;
       listener.stop();
-      await new Promise((resolve) => setTimeout(resolve, ms));
+      if (typeof duration === 'number') await new Promise((resolve) => setTimeout(resolve, duration));
+      else await Promise.resolve(duration).then(noop, noop); // a rejection ends the refusal too
       if (--refusals > 0) return;
       // While nothing listens, the port is free: a client retrying its connect can get it as its
       // own ephemeral port (a TCP self-connect), or another process can take it. Wait for it back.

@@ -138,6 +138,11 @@ export interface TestApiServer {
    * sending the old one and get 401, which is how credential reload is tested.
    */
   setToken(token: string | undefined, options?: { readonly updateKubeConfig?: boolean }): void;
-  /** Stops listening (new connections are refused) and drops open connections, for `ms`, then listens again on the same port (waiting, up to 5 s, while something else holds it). */
-  refuseConnections(ms: number): Promise<void>;
+  /**
+   * Stops listening (new connections are refused) and drops open connections, then listens again
+   * on the same port (waiting, up to 5 s, while something else holds it): after `duration` ms, or
+   * once `duration`, a promise, settles — so a test can refuse until its client has seen the
+   * refusal (`server.refuseConnections(until(() => refused(), …))`) instead of for a set time.
+   */
+  refuseConnections(duration: number | PromiseLike<unknown>): Promise<void>;
 }

@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { KubeConfig } from '@kubernetes/client-node';
+import { asyncScheduler, type SchedulerLike } from 'rxjs';
 import { KubeApiError, TransportError } from '../../src/errors.js';
 import { listWatch } from '../../src/sources/listWatch.js';
 import { createTestApiServer, type RequestLogEntry, type TestApiServer } from '../../src/testServer/index.js';
@@ -256,7 +257,10 @@ test('R7 over HTTP: a watch closed cleanly after events → re-watch from the la
 
 test('R8 over HTTP: a very short watch (closed at once, no events) → TransportError (veryShortWatch), backoff, relist', (t) =>
   withServer(async (server) => {
-    const run = start(server, configmaps);
+    // The reflector measures a watch on its scheduler's clock: a frozen clock makes "closed within
+    // 1 s" hold however slowly a loaded machine gets from the open to the close. Timers still run.
+    const frozen: SchedulerLike = { now: () => 0, schedule: asyncScheduler.schedule.bind(asyncScheduler) as SchedulerLike['schedule'] };
+    const run = start(server, configmaps, { scheduler: frozen });
     await server.waitForWatches(1);
     server.closeWatches();
     await until(() => lists(server).length === 2 && server.openWatchCount === 1, 'relist and watch');
@@ -579,7 +583,8 @@ test('connection refused → backoff and re-watch without relist', (t) =>
     const run = start(server, configmaps);
     await server.waitForWatches(1);
     await until(() => run.events.some((e) => e.type === 'BOOKMARK'), 'a bookmark: the broken watch is not "very short"');
-    await server.refuseConnections(200);
+    const refused = () => run.errors().some((e) => e.name === 'TransportError' && (e as { code?: string }).code === 'ECONNREFUSED');
+    await server.refuseConnections(until(refused, 'a refused re-watch')); // refused until the client has seen it
     await server.waitForWatches(1);
     run.subscription.unsubscribe();
     t.is(lists(server).length, 1);
