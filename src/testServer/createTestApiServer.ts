@@ -15,6 +15,8 @@ import type { OpenWatch, ServerContext } from './serverContext.js';
 import type { JsonObject } from './storedObject.js';
 import type { ControlWriteOptions, TestApiServer, TestApiServerConfig } from './testApiServer.js';
 
+const noop = (): void => undefined;
+
 /**
  * Starts a Kubernetes API server on 127.0.0.1 (a free port) that serves ConfigMaps, Pods,
  * Namespaces, Nodes, CustomResourceDefinitions and any resource you add (a custom one with its CRD): discovery, LIST with pagination and
@@ -40,8 +42,6 @@ import type { ControlWriteOptions, TestApiServer, TestApiServerConfig } from './
  * @param config Optional settings; see {@link TestApiServerConfig}.
  * @returns The running server, once it listens.
  */
-const noop = (): void => undefined;
-
 export async function createTestApiServer(config: TestApiServerConfig = {}): Promise<TestApiServer> {
   const initialRV = config.initialResourceVersion ?? 1;
   const store = createObjectStore(initialRV, config.changeLogSize ?? 10_000);
