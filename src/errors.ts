@@ -10,6 +10,7 @@
  * | {@link TransportError} | sources, on `onStatus` | the bytes between us and the server failed: network, stall, a broken stream |
  * | {@link TransformError} | sources, on `onStatus` | the configured `transform` threw |
  * | {@link InformerError} | informer `errors$`, store updates | a bad object, index function, handler or hook; the informer went on |
+ * | {@link NotSyncedError} | `whenSynced()`, `whenAllSynced()` (rejected) | the wait for the first synced snapshot ended without one |
  * | {@link UnknownIndexError} | snapshot queries (thrown) | an index that was not configured |
  * | {@link LabelSelectorError} | selector parsing (thrown) | selector text or spec that is not valid |
  *
@@ -52,10 +53,12 @@ export interface KubeApiErrorInit {
 }
 
 const reasonText: Readonly<Record<number, string>> = {
+  400: 'bad request',
   401: 'unauthorized',
   403: 'forbidden',
   404: 'not found',
   410: 'expired',
+  422: 'invalid',
   429: 'too many requests',
   500: 'internal error',
   503: 'service unavailable',
@@ -262,6 +265,58 @@ export function handlerError(notification: { readonly type: 'add' | 'update' | '
 /** @internal The hook `hook` threw. */
 export function hookError(hook: string, cause: unknown): InformerError {
   return new InformerError('hook', `[informer] ${hook} threw: ${messageOf(cause)}`, { cause, hook });
+}
+
+/* ---------------------------------------------------------------- a wait that ended without a sync */
+
+/**
+ * Why a `whenSynced()` gave up: `notConnected` — nothing keeps the informer running (call
+ * `connect()` first); `disconnected` — the last subscription (or `connect()`) went away before the
+ * first list was applied; `timeout` — `timeoutMs` passed; `aborted` — the `signal` aborted;
+ * `failed` — the source gave up for good (a `FAILED` status, e.g. a 404 with `fatalErrors:
+ * 'permanent'`).
+ */
+export type NotSyncedReason = 'notConnected' | 'disconnected' | 'timeout' | 'aborted' | 'failed';
+
+/**
+ * `whenSynced()` (or a factory's `whenAllSynced()`) rejected: `reason` says why (see
+ * {@link NotSyncedReason}). The message names the informer when it has a name and ends with the
+ * last error its source reported, which is also `lastError` and `cause`:
+ * `[informer] configmaps: not synced after 5000 ms: list failed: connect ECONNREFUSED 127.0.0.1:1`.
+ */
+export class NotSyncedError extends Error {
+  override readonly name = 'NotSyncedError';
+  readonly reason: NotSyncedReason;
+  /** The informer's name (`informer({ name })`; a factory names each after its resource). */
+  readonly informer: string | undefined;
+  /** The last error the source reported before the wait ended (the terminal one for `failed`). */
+  readonly lastError: Error | undefined;
+  /** `timeout`: the time waited, ms. */
+  readonly timeoutMs: number | undefined;
+
+  constructor(reason: NotSyncedReason, message: string, options: { readonly informer?: string | undefined; readonly lastError?: Error | undefined; readonly timeoutMs?: number } = {}) {
+    super(message, options.lastError === undefined ? undefined : { cause: options.lastError });
+    this.reason = reason;
+    this.informer = options.informer;
+    this.lastError = options.lastError;
+    this.timeoutMs = options.timeoutMs;
+  }
+}
+
+const notSyncedText: Readonly<Record<NotSyncedReason, string>> = {
+  notConnected: 'whenSynced() on an informer that is not running: call connect() first (or subscribe to one of its streams)',
+  disconnected: 'disconnected before the first list was applied',
+  timeout: 'not synced after {ms} ms',
+  aborted: 'whenSynced() aborted before the first list was applied',
+  failed: 'the source failed',
+};
+
+/** @internal The rejection of a `whenSynced()`, with the informer's name and the source's last error in the message. */
+export function notSyncedError(reason: NotSyncedReason, informer: string | undefined, lastError: Error | undefined, timeoutMs?: number): NotSyncedError {
+  const text = notSyncedText[reason].replace('{ms}', String(timeoutMs));
+  const last = lastError !== undefined ? `: ${messageOf(lastError).replace(/^\[informer\] /, '')}` : reason === 'timeout' || reason === 'aborted' ? ' (the source reported no error)' : '';
+  const message = `[informer] ${informer !== undefined ? `${informer}: ` : ''}${text}${last}`;
+  return new NotSyncedError(reason, message, { informer, lastError, ...(timeoutMs !== undefined ? { timeoutMs } : {}) });
 }
 
 /* ---------------------------------------------------------------- a query that cannot be answered */

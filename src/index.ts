@@ -11,7 +11,7 @@
 
 /* Informers: the cache of one collection, shared */
 export { informer } from './informer/informer.js';
-export type { Informer, InformerOptions, ResourceEventHandler, HandlerOptions } from './informer/informer.js';
+export type { Informer, InformerOptions, ResourceEventHandler, HandlerOptions, WhenSyncedOptions } from './informer/informer.js';
 export { informerFactory } from './informer/informerFactory.js';
 export type { InformerFactory, InformerFactoryDefaults, SharedInformer, SharedInformerOptions } from './informer/informerFactory.js';
 export { informerMetrics } from './metrics/informerMetrics.js';
@@ -67,5 +67,5 @@ export type { KubeObject, ObjectMeta } from './store/kubeObject.js';
 export type { Json } from './store/json.js';
 
 /* Errors: one catalogue (src/errors.ts) */
-export { KubeApiError, TransportError, TransformError, InformerError, UnknownIndexError, LabelSelectorError } from './errors.js';
-export type { KubeStatus, KubeApiErrorInit, TransportErrorReason, TransportErrorOptions, InformerErrorReason } from './errors.js';
+export { KubeApiError, TransportError, TransformError, InformerError, NotSyncedError, UnknownIndexError, LabelSelectorError } from './errors.js';
+export type { KubeStatus, KubeApiErrorInit, TransportErrorReason, TransportErrorOptions, InformerErrorReason, NotSyncedReason } from './errors.js';

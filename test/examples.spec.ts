@@ -56,7 +56,7 @@ test('the README kubeconfig example watches ConfigMaps from the server $KUBECONF
     server.delete('configmaps', 'default', 'c');
     await new Promise<void>((resolve, reject) => {
       const check = setInterval(() => run.lines.includes('delete default/c') && (clearInterval(check), resolve()), 10);
-      setTimeout(() => (clearInterval(check), reject(new Error(run.lines.join(' | ')))), 10_000);
+      setTimeout(() => (clearInterval(check), reject(new Error(run.lines.join(' | ')))), 50_000);
     });
     run.child.kill();
     t.deepEqual(run.lines, ['add default/a', 'add default/b', 'add default/c', 'synced: 3 ConfigMaps', 'update default/b', 'delete default/c']);

@@ -1,3 +1,4 @@
+import { asyncScheduler, interval, type SchedulerLike } from 'rxjs';
 import type { JsonObject, TestApiServer } from '../testServer/index.js';
 
 /** Options of {@link demoCluster}. */
@@ -8,6 +9,8 @@ export interface DemoClusterConfig {
   readonly nodes?: number;
   /** Seed of the pseudo-random choices, so a run can be repeated. */
   readonly seed?: number;
+  /** Clock and timer of the churn; `asyncScheduler` by default. */
+  readonly scheduler?: SchedulerLike;
 }
 
 /** A seeded cluster that can be kept busy. */
@@ -40,6 +43,7 @@ const tickMs = 50;
  * @param config how many pods, namespaces and nodes.
  */
 export function demoCluster(server: TestApiServer, config: DemoClusterConfig): DemoCluster {
+  const clock = config.scheduler ?? asyncScheduler;
   const random = mulberry32(config.seed ?? 20261129);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
   const namespaces = Array.from({ length: config.namespaces ?? 20 }, (_, i) => namespaceNames[i] ?? `team-${i}`);
@@ -94,10 +98,10 @@ export function demoCluster(server: TestApiServer, config: DemoClusterConfig): D
       const keys = (): string[] => [...live.keys()];
       let keyCache: string[] = keys();
       let keyCacheAge = 0;
-      let last = Date.now();
+      let last = clock.now();
       const tick = (): void => {
         // By elapsed time, not by ticks, so a busy event loop does not slow the churn (up to 1 s behind).
-        const now = Date.now();
+        const now = clock.now();
         budget = Math.min(budget + (rate * (now - last)) / 1000, rate);
         last = now;
         if (++keyCacheAge > 10) (keyCache = keys()), (keyCacheAge = 0);
@@ -144,8 +148,8 @@ export function demoCluster(server: TestApiServer, config: DemoClusterConfig): D
           }
         }
       };
-      const timer = setInterval(tick, tickMs);
-      return () => clearInterval(timer);
+      const timer = interval(tickMs, clock).subscribe(tick);
+      return () => timer.unsubscribe();
     },
   };
 }

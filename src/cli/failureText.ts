@@ -27,9 +27,10 @@ export function isTlsFailure(error: unknown): boolean {
 }
 
 /**
- * Whether the CLI gives up on an error the source reported (and would retry): a request the server
- * refuses as malformed (400, 422: a bad `-l` or `--field-selector`), and a TLS failure. 403 and
- * 404 end the source itself (`fatalErrors: 'permanent'`).
+ * Whether the CLI gives up on an error the source reported: a request the server refuses as
+ * malformed (400, 422: a bad `-l` or `--field-selector`; the source gives up on those as well,
+ * right after this `ERROR` status), and a TLS failure (which the source would retry). 403 and 404
+ * end the source itself (`fatalErrors: 'permanent'`).
  */
 export function isHopeless(error: unknown): boolean {
   return (error instanceof KubeApiError && (error.code === 400 || error.code === 422)) || isTlsFailure(error);

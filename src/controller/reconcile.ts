@@ -1,5 +1,6 @@
 import { asyncScheduler, from, type ObservableInput, type OperatorFunction, type SchedulerLike, type Subscription } from 'rxjs';
 import { operate } from '../operators/operate.js';
+import { keyQueue } from './keyQueue.js';
 import { itemExponentialLimiter, maxOfLimiters, tokenBucketLimiter } from './rateLimiter.js';
 
 /**
@@ -120,7 +121,7 @@ export function reconcile(handler: ReconcileHandler, config: ReconcileConfig = {
 
   return operate<string, ReconcileOutcome>((subscriber) => {
     const limiter = maxOfLimiters(itemExponentialLimiter(baseDelayMs, maxDelayMs), tokenBucketLimiter(retriesPerSecond, retryBurst, scheduler));
-    const queue = new Set<string>(); // ready keys, in order
+    const queue = keyQueue(); // ready keys, in order
     const dirty = new Set<string>(); // keys that need a run (queued, or re-added while processing)
     const running = new Map<string, { abort: AbortController; subscription?: Subscription }>();
     const waiting = new Map<string, { readyAt: number; timer: Subscription }>();
@@ -149,19 +150,22 @@ export function reconcile(handler: ReconcileHandler, config: ReconcileConfig = {
     };
 
     const finish = (key: string, threw: boolean, result: unknown): void => {
-      if (!running.delete(key)) return;
+      if (!running.has(key)) return;
       // A result that is not one (a requeueAfterMs that is no number) fails the run, as a throw would.
       const requeue = threw ? undefined : requeueDelayOf(key, result);
       const failed = threw || requeue instanceof TypeError;
       const value = requeue instanceof TypeError ? requeue : result;
       const requeueAfterMs = requeue instanceof TypeError ? undefined : requeue;
-      // Requeue first (AddRateLimited / AddAfter), then Done: a key re-added meanwhile goes back in line.
+      // Requeue first (AddRateLimited / AddAfter), then Done: the key counts as running until Done,
+      // so a requeue of 0 ms, like a key re-added meanwhile, only marks it dirty and Done puts it
+      // back in line once.
       const retryAfterMs = failed ? limiter.when(key) : 0;
       if (failed) addAfter(key, retryAfterMs);
       else {
         limiter.forget(key);
         if (requeueAfterMs !== undefined) addAfter(key, requeueAfterMs);
       }
+      running.delete(key);
       if (dirty.has(key)) queue.add(key);
       const queueDepth = queue.size;
       subscriber.next(
@@ -192,12 +196,21 @@ export function reconcile(handler: ReconcileHandler, config: ReconcileConfig = {
       if (running.get(key) === slot) slot.subscription = subscription;
     };
 
+    // One loop starts handlers. A handler that finishes synchronously calls pump() again from
+    // inside start(); that nested call only asks the running loop to look again, so a backlog of
+    // any size is worked through iteratively instead of one stack frame set per key.
+    let pumping = false;
     const pump = (): void => {
-      while (running.size < concurrency && queue.size > 0 && !subscriber.closed) {
-        const key = queue.values().next().value as string;
-        queue.delete(key);
-        dirty.delete(key);
-        start(key);
+      if (pumping) return;
+      pumping = true;
+      try {
+        while (running.size < concurrency && queue.size > 0 && !subscriber.closed) {
+          const key = queue.take()!;
+          dirty.delete(key);
+          start(key);
+        }
+      } finally {
+        pumping = false;
       }
       if (shuttingDown && queue.size === 0 && running.size === 0) subscriber.complete();
     };

@@ -1,14 +1,12 @@
 import {
   asyncScheduler,
-  concat,
   defer,
   distinctUntilChanged,
   filter,
   finalize,
-  firstValueFrom,
-  from,
   map,
   mergeMap,
+  ReplaySubject,
   share,
   startWith,
   Subject,
@@ -19,16 +17,21 @@ import {
   type Subscription,
 } from 'rxjs';
 import type { BufferByKeyConfig } from '../operators/bufferByKey.js';
+import { addHandler, resyncCheck, type HandlerOptions, type ResourceEventHandler } from './handlers.js';
+import { syncTracker, type WhenSyncedOptions } from './syncTracker.js';
 import { toStore } from './toStore.js';
 import type { RawEvent } from '../sources/rawEvent.js';
+import type { ListWatchStatus } from '../sources/reflector/listWatchStatus.js';
 import type { StoreUpdate } from '../store/applyBatch.js';
-import type { Tombstone } from '../store/delta.js';
 import { type Indexers } from '../store/indexFunc.js';
-import { handlerError, hookError, type InformerError } from '../errors.js';
+import { hookError, type InformerError } from '../errors.js';
 import type { KeyFunc } from '../store/keyFunc.js';
 import type { KubeObject } from '../store/kubeObject.js';
 import type { Notification } from '../store/notification.js';
 import { emptySnapshot, type Snapshot } from '../store/snapshot.js';
+
+export type { HandlerOptions, ResourceEventHandler } from './handlers.js';
+export type { WhenSyncedOptions } from './syncTracker.js';
 
 /** Options of {@link informer}. */
 export interface InformerOptions<T extends KubeObject> {
@@ -36,14 +39,19 @@ export interface InformerOptions<T extends KubeObject> {
   readonly keyFunc?: KeyFunc<T>;
   /** Index functions by name, e.g. `{ namespace: byNamespace, node: (p) => [p.spec.nodeName] }`. */
   readonly indexers?: Indexers<T>;
-  /** Period of the resync that re-delivers every cached object as a sync update; `0` (default) disables. */
+  /**
+   * Period of the resync that re-delivers every cached object as a sync update, and the default
+   * period of handlers; `0` (default) disables it (a handler can still ask for its own, R24).
+   */
   readonly resyncMs?: number;
   /** How deltas are batched before they reach the store; see {@link bufferByKey}. */
   readonly buffer?: BufferByKeyConfig;
   /** How long the source stays subscribed after the last subscriber leaves, in ms; `0` by default. */
   readonly graceMs?: number;
-  /** Time source for resync and the grace period; `asyncScheduler` by default. */
+  /** Time source for resync, the grace period and `whenSynced`'s timeout; `asyncScheduler` by default. */
   readonly scheduler?: SchedulerLike;
+  /** What the informer is called in error messages (`[informer] pods: not synced after …`); a factory names each after its resource. */
+  readonly name?: string;
   /**
    * Called with every applied batch before any subscriber sees it, once however many subscribers
    * there are (for metrics). A throw is reported on `errors$`.
@@ -51,28 +59,10 @@ export interface InformerOptions<T extends KubeObject> {
   readonly onUpdate?: (update: StoreUpdate<T>) => void;
 }
 
-/** Callbacks in client-go / client-node style; every one is optional. */
-export interface ResourceEventHandler<T> {
-  onAdd?(object: T, isInInitialList: boolean): void;
-  onUpdate?(oldObject: T, newObject: T): void;
-  onDelete?(object: T | Tombstone<T>): void;
-}
-
-/** Options of {@link Informer.addHandler}. */
-export interface HandlerOptions {
-  /**
-   * How often this handler wants the periodic re-delivery of every cached object, in ms. Defaults
-   * to the informer's `resyncMs`; `0` means never. Periods under 1 s become 1 s, and periods under
-   * the informer's `resyncMs` are raised to it (R24). Sync updates (old and new with the same
-   * resourceVersion) reach a handler only when it is due (R23).
-   */
-  readonly resyncMs?: number;
-}
-
-
-
 /**
- * A shared, cached view of one collection. Every stream shares one subscription to the source.
+ * A shared, cached view of one collection. Every stream shares one subscription to the source,
+ * which runs while anything holds it: a {@link Informer.connect} subscription, a handler, or a
+ * subscriber of one of the streams (see {@link informer} for the lifetime).
  */
 export interface Informer<T extends KubeObject> {
   /** Every applied batch: the snapshot after it and its notifications. Shares the source; no replay. */
@@ -85,15 +75,38 @@ export interface Informer<T extends KubeObject> {
   readonly synced$: Observable<boolean>;
   /** Problems reported while the informer keeps working (bad objects, failing index functions, throwing handlers). */
   readonly errors$: Observable<InformerError>;
-  /** The current snapshot (empty while nothing is subscribed). */
+  /**
+   * What the source is doing: listing (with page progress), watching, an error, backing off,
+   * relisting, and `FAILED` when it gave up (the streams error right after). Hot: it replays the
+   * latest status and never connects the informer by itself; it never errors or completes. Statuses
+   * come from sources that emit them in band (`listWatch()`, `reflector()`); any error that ends a
+   * source is reported as `FAILED` whatever the source.
+   */
+  readonly status$: Observable<ListWatchStatus>;
+  /** The current snapshot (empty while the informer is not running). */
   readonly snapshot: Snapshot<T>;
-  /** Resolves with the first synced snapshot; subscribes (and so connects) while it waits. */
-  whenSynced(): Promise<Snapshot<T>>;
+  /**
+   * Starts the informer (if it is not running) and keeps it running until the returned
+   * subscription is unsubscribed, like `connect()` of RxJS's `connectable()`. Connections are
+   * counted with every other subscriber: the source stops `graceMs` after the last one leaves.
+   * An error of the source ends the connection; it is reported on `status$` (`FAILED`), never
+   * thrown. Connecting again after that starts the source afresh.
+   */
+  connect(): Subscription;
+  /**
+   * Resolves with the first synced snapshot (at once if it is already synced). It does not start
+   * the informer and does not keep it running: call {@link Informer.connect} first. It rejects with
+   * a {@link NotSyncedError} at once when nothing runs the informer (`notConnected`), when it stops
+   * before syncing (`disconnected`), when the source gives up (`failed`), when `signal` aborts
+   * (`aborted`) or after `timeoutMs` (`timeout`); the message ends with the source's last error.
+   */
+  whenSynced(options?: WhenSyncedOptions): Promise<Snapshot<T>>;
   /**
    * Registers callbacks, delivered one at a time in order. A handler added while objects are cached
    * first gets `onAdd(obj, true)` for each of them, then live notifications (R25). Sync updates are
-   * filtered by the handler's resync period (R23/R24). Throws are reported on `errors$`.
-   * Unsubscribe the returned subscription to remove it.
+   * filtered by the handler's resync period (R23/R24). Throws are reported on `errors$`; an error
+   * of the source ends the handler (it is reported on `status$`), it is not thrown. A handler
+   * keeps the informer running until the returned subscription is unsubscribed.
    */
   addHandler(handler: ResourceEventHandler<T>, options?: HandlerOptions): Subscription;
 }
@@ -102,7 +115,7 @@ export interface Informer<T extends KubeObject> {
  * Builds an informer over a source of raw List+Watch events: the whole chain, shared.
  *
  * ```text
- * source$ ─ toDeltas ─ bufferByKey ─ dedupDeltas ─ resync ─ indexReducer ─ share ─┬─ updates$
+ * source$ ─ toDeltas ─ resync ─ bufferByKey ─ dedupDeltas ─ indexReducer ─ share ─┬─ updates$
  *                                                                                 ├─ snapshots$ (replays latest)
  *                                                                                 ├─ changes$
  *                                                                                 └─ synced$
@@ -112,8 +125,15 @@ export interface Informer<T extends KubeObject> {
  * what each does.)
  *
  * Contract:
- * - **One upstream subscription** however many subscribers, across all the streams above; it
- *   starts with the first subscriber and ends `graceMs` after the last one leaves.
+ * - **Lifetime, in RxJS terms**: the informer is a shared, reference-counted connection to
+ *   `source$`, like `share()`. It runs while anything holds it — a {@link Informer.connect}
+ *   subscription, a handler from {@link Informer.addHandler}, or a subscriber of one of the streams
+ *   — and stops `graceMs` (default 0) after the last one leaves; then the cache is dropped, and the
+ *   next holder starts over with a new List+Watch. `whenSynced()`, `status$` and `snapshot` only
+ *   look: they never start it. The usual sequence is `connect()`, `await whenSynced()`, then read
+ *   `snapshot` (client-go: `Run`, `WaitForCacheSync`, then the lister), and unsubscribe the
+ *   connection to stop.
+ * - **One upstream subscription** however many holders, across all the streams above.
  * - **Eventual consistency**: after the source goes quiet, the snapshot equals the source's state.
  *   Each batch is applied atomically; a relist is swapped in whole at its end.
  * - **Per-key order**: a key's notifications come in the order of its events; repeated changes of
@@ -122,7 +142,9 @@ export interface Informer<T extends KubeObject> {
  * - **Ordering with the snapshot**: when a notification is delivered, `snapshot` and the latest
  *   `snapshots$` value already contain it.
  * - **Errors**: objects that cannot be keyed and failing index functions are reported on
- *   `errors$` and skipped; the cache keeps what it had. An error of the source itself ends every stream.
+ *   `errors$` and skipped; the cache keeps what it had. What the source is doing, its transient
+ *   errors included, is on `status$`. An error that ends the source is reported on `status$` as
+ *   `FAILED`, rejects `whenSynced()`, ends `connect()` and handlers quietly, and errors every stream.
  * - **Memory**: the store holds one map entry per object (frozen, shared between snapshots), plus
  *   undo records for older snapshots while they are held; the delta converter (and resync, when on)
  *   keep one map entry per key.
@@ -135,58 +157,103 @@ export interface Informer<T extends KubeObject> {
  * const api = fakeListWatch([configMap('a', { namespace: 'ns' })]);
  * const cms = informer(api.events$);
  * cms.changes$.subscribe((c) => console.log(c.type, c.key));
- * await cms.whenSynced();
+ * const connection = cms.connect();
+ * const synced = await cms.whenSynced({ timeoutMs: 10_000 });
+ * console.log(synced.size, cms.snapshot.get('ns/a') === synced.get('ns/a'));
  * api.modify(configMap('a', { namespace: 'ns', data: { x: '1' } }));
+ * // later: connection.unsubscribe()
  * // Logs:
  * // add ns/a
+ * // 1 true
  * // update ns/a
  * ```
  *
  * @param source$ raw events: a cold List+Watch source such as `listWatch(...)`, or a fake.
- * @param options key function, indexers, resync, batching, grace period, scheduler.
+ * @param options key function, indexers, resync, batching, grace period, scheduler, name.
  * @returns the shared streams and accessors.
  */
 export function informer<T extends KubeObject>(source$: Observable<RawEvent<T>>, options: InformerOptions<T> = {}): Informer<T> {
-  const { keyFunc, indexers = {}, resyncMs = 0, buffer, graceMs = 0, scheduler, onUpdate } = options;
+  const { keyFunc, indexers = {}, resyncMs = 0, buffer, graceMs = 0, scheduler, onUpdate, name } = options;
   if (!(graceMs >= 0)) throw new TypeError(`[informer] graceMs must be >= 0, got ${String(graceMs)}`);
+  if (name !== undefined && typeof name !== 'string') throw new TypeError(`[informer] name must be a string, got ${String(name)}`);
+  const clock = scheduler ?? asyncScheduler;
   const errors = new Subject<InformerError>();
+  const status = new ReplaySubject<ListWatchStatus>(1);
+  const sync = syncTracker<T>(name, clock);
   const empty = emptySnapshot<T>(Object.keys(indexers));
   let latest: Snapshot<T> | undefined;
+  let running = false;
+  const idle = new WeakSet<StoreUpdate<T>>();
 
   // Built once, here, so bad options throw at call time; the operator keeps its state per subscription.
-  // toStore is toDeltas → bufferByKey → dedupDeltas → resync → indexReducer fused (same output).
+  // toStore is toDeltas → resync → bufferByKey → dedupDeltas → indexReducer fused (same output); its
+  // resync timer runs at the check period of the informer and its handlers (R24).
+  const resync = resyncCheck(resyncMs);
   const store = toStore<T>({
     ...(keyFunc ? { keyFunc } : {}),
     onInvalidObject: (error) => errors.next(error),
     ...(buffer ? { buffer } : {}),
     resyncMs,
+    resyncPeriods: resync.periods$,
     ...(scheduler ? { resyncScheduler: scheduler } : {}),
     indexers,
   });
 
-  const updates$ = defer(() =>
-    source$.pipe(
-      store,
-      tap((update) => {
-        latest = update.snapshot;
-        for (const error of update.errors) errors.next(error);
-        if (onUpdate !== undefined) {
-          try {
-            onUpdate(update);
-          } catch (cause) {
-            errors.next(hookError('onUpdate', cause));
-          }
-        }
+  // The tracker first, so that a status$ subscriber reacting to an error (aborting a wait, say)
+  // finds it already counted as the last error.
+  const report = (value: ListWatchStatus): void => {
+    sync.status(value);
+    status.next(value);
+  };
+
+  // Every update of the store, resync ticks that changed nothing included (handlers re-flag on them, R23).
+  const store$ = defer(() => {
+    running = true;
+    sync.connected();
+    let failureReported = false;
+    return source$.pipe(
+      // In-band statuses go to status$ here, on the one shared subscription; the store drops them anyway.
+      filter((event) => {
+        if (event.type !== 'STATUS') return true;
+        if (event.status.type === 'FAILED') failureReported = true;
+        report(event.status);
+        return false;
       }),
-      finalize(() => (latest = undefined)),
-    ),
-  ).pipe(
+      store,
+      tap({
+        next: (update) => {
+          // A resync tick that found nothing to sync and changed nothing: handlers re-flag on it (it
+          // stays in store$); nobody else is told (updates$ leaves it out).
+          if (update.resync === true && update.changes.length === 0 && update.snapshot === latest) idle.add(update);
+          latest = update.snapshot;
+          for (const error of update.errors) errors.next(error);
+          if (onUpdate !== undefined && !idle.has(update)) {
+            try {
+              onUpdate(update);
+            } catch (cause) {
+              errors.next(hookError('onUpdate', cause));
+            }
+          }
+          sync.snapshot(update.snapshot);
+        },
+        // Whatever ended the source, it is told on status$ before the streams error.
+        error: (error: unknown) => failureReported || report({ type: 'FAILED', error: error instanceof Error ? error : new Error(String(error)) }),
+      }),
+      finalize(() => {
+        latest = undefined;
+        running = false;
+        sync.disconnected();
+      }),
+    );
+  }).pipe(
     share({
       resetOnError: true,
       resetOnComplete: true,
       resetOnRefCountZero: graceMs > 0 ? () => timer(graceMs, scheduler) : true,
     }),
   );
+
+  const updates$ = store$.pipe(filter((update) => !idle.has(update)));
 
   const snapshots$ = defer(() => {
     const live = updates$.pipe(map((update) => update.snapshot));
@@ -197,66 +264,22 @@ export function informer<T extends KubeObject>(source$: Observable<RawEvent<T>>,
 
   const synced$ = defer(() => snapshots$.pipe(map((snapshot) => snapshot.synced), startWith((latest ?? empty).synced))).pipe(distinctUntilChanged());
 
+  const host = { updates$: store$, current: () => latest, errors, resyncMs, resync, clock };
+
   return {
     updates$,
     snapshots$,
     changes$,
     synced$,
     errors$: errors.asObservable(),
+    status$: status.asObservable(),
     get snapshot() {
       return latest ?? empty;
     },
-    whenSynced: () => firstValueFrom(snapshots$.pipe(filter((snapshot) => snapshot.synced))),
-    addHandler(handler, handlerOptions = {}) {
-      const period = handlerResyncPeriod(handlerOptions.resyncMs ?? resyncMs, resyncMs);
-      const clock = scheduler ?? asyncScheduler;
-      let nextResync = clock.now() + period;
-      // Every handler starts flagged "syncing"; each resync tick re-flags it by whether it is due.
-      let syncing = true;
-      const deliver = (notification: Notification<T>): void => {
-        if (notification.type === 'update' && notification.sync && !syncing) return;
-        try {
-          dispatch(handler, notification);
-        } catch (cause) {
-          errors.next(handlerError(notification, cause));
-        }
-      };
-      return defer(() => {
-        const replay: Notification<T>[] = [];
-        latest?.forEach((object, key) => void replay.push({ type: 'add', key, object, isInInitialList: true }));
-        return concat(from(replay), updates$.pipe(mergeMap(flagged)));
-      }).subscribe(deliver);
-
-      function flagged(update: StoreUpdate<T>): readonly Notification<T>[] {
-        if (update.resync) {
-          const now = clock.now();
-          syncing = period > 0 && now >= nextResync;
-          if (syncing) nextResync = now + period;
-        }
-        return update.changes;
-      }
-    },
+    // The error is already on status$ (FAILED) and rejects whenSynced; a connection ends quietly.
+    connect: () => store$.subscribe({ error: () => undefined }),
+    whenSynced: (waitOptions = {}) => sync.whenSynced(latest, running, waitOptions),
+    addHandler: (handler, handlerOptions = {}) => addHandler(host, handler, handlerOptions),
   };
 }
 
-/** R24: sub-second periods become 1 s; with no informer resync there is none; else at least the check period. */
-function handlerResyncPeriod(requested: number, check: number): number {
-  if (!(requested >= 0)) throw new TypeError(`[informer] handler resyncMs must be >= 0, got ${String(requested)}`);
-  const period = requested > 0 && requested < 1000 ? 1000 : requested;
-  if (period === 0 || check === 0 || !Number.isFinite(check)) return 0;
-  return Math.max(period, check);
-}
-
-function dispatch<T>(handler: ResourceEventHandler<T>, notification: Notification<T>): void {
-  switch (notification.type) {
-    case 'add':
-      handler.onAdd?.(notification.object, notification.isInInitialList);
-      return;
-    case 'update':
-      handler.onUpdate?.(notification.oldObject, notification.object);
-      return;
-    case 'delete':
-      handler.onDelete?.(notification.object);
-      return;
-  }
-}

@@ -1,48 +1,73 @@
 import type { KubeConfig } from '@kubernetes/client-node';
-import { Subject, tap, type Observable, type Subscription } from 'rxjs';
-import { informer, type Informer, type InformerOptions } from './informer.js';
+import { tap, type Subscription } from 'rxjs';
+import type { ReconcileOutcome } from '../controller/reconcile.js';
+import { conflictingOptions, factoryKeys } from './factoryIdentity.js';
+import { informer, type Informer, type InformerOptions, type WhenSyncedOptions } from './informer.js';
 import { informerMetrics, type InformerMetrics } from '../metrics/informerMetrics.js';
-import { listWatch } from '../sources/listWatch.js';
+import { createHttpListerWatcher } from '../sources/http/httpListerWatcher.js';
 import type { ListWatchConfig } from '../sources/listWatchConfig.js';
 import type { ListWatchResource } from '../sources/listWatchResource.js';
-import type { ListWatchStatus } from '../sources/reflector/listWatchStatus.js';
+import { reflector } from '../sources/reflector/reflector.js';
 import type { KubeObject } from '../store/kubeObject.js';
 
-/** What identifies a shared informer: asking twice with the same values returns the same one. */
-export interface SharedInformerOptions<T extends KubeObject> extends Omit<InformerOptions<T>, 'onUpdate'>, Omit<ListWatchConfig<T>, 'onStatus' | 'signal'> {}
+/**
+ * Options of a shared informer. The resource, its namespace, the selectors, the transform and
+ * metadata-only identify it; the rest is fixed by the first request for it.
+ */
+export interface SharedInformerOptions<T extends KubeObject> extends Omit<InformerOptions<T>, 'onUpdate' | 'name'>, Omit<ListWatchConfig<T>, 'onStatus' | 'signal'> {}
 
 /** Defaults applied to every informer of a factory (per-informer options override them). */
 export type InformerFactoryDefaults = Omit<SharedInformerOptions<KubeObject>, 'indexers' | 'keyFunc' | 'transform'> & {
   readonly transform?: (object: KubeObject) => KubeObject;
 };
 
-/** An informer made by a factory: the informer, what its source is doing, and its metrics. */
+/**
+ * An informer made by a factory: the informer (connected by the factory until `dispose()`; its
+ * `status$` tells what its source is doing), its resource and name, and its metrics.
+ */
 export interface SharedInformer<T extends KubeObject> extends Informer<T> {
   readonly resource: ListWatchResource;
-  /** The source's status (listing, watching, backing off, relisting, errors); hot, no replay. */
-  readonly status$: Observable<ListWatchStatus>;
-  /** Counters of this informer: requests, relists and why, events, notifications, sync time. */
+  /** How messages name it: the resource, its namespace and selectors (`pods in namespace web`). */
+  readonly name: string;
+  /** Counters of this informer: requests, relists and why, events, notifications, sync time, reconciles. */
   metrics(): InformerMetrics;
+  /**
+   * Counts one reconcile outcome in {@link SharedInformer.metrics} (`reconciles`: successes,
+   * failures, the queue depth after the last run; `rx_informer_reconciles_total` and
+   * `rx_informer_reconcile_queue_depth` in `rx-informer/prometheus`). `tap` it on the output of the
+   * `reconcile()` that works on this informer's keys: `keys$.pipe(reconcile(h), tap(pods.onReconcile))`.
+   */
+  readonly onReconcile: (outcome: ReconcileOutcome) => void;
 }
 
 /**
  * Shares informers across a program, like client-go's SharedInformerFactory: one List+Watch per
- * (resource, namespace, label selector, field selector, transform, metadata-only), started when it
- * is first asked for and kept running until {@link InformerFactory.dispose}.
+ * (collection, namespace, label selector, field selector, transform, metadata-only), started when
+ * it is first asked for and kept running until {@link InformerFactory.dispose}.
  */
 export interface InformerFactory {
   /**
    * The shared informer for `resource` with these options; the same object for the same identity.
-   * Indexers and other informer options are fixed by the first request.
+   * A collection is the same however it is named: `{ apiVersion: 'v1', kind: 'ConfigMap' }` and
+   * `{ version: 'v1', plural: 'configmaps' }` at once, a CRD's kind and plural once discovery or
+   * the first list has named the other. (A CRD asked for in both spellings before either answered
+   * gets two informers.) Indexers and the other options are fixed by the first request; a later one
+   * may leave them out or repeat them.
    *
-   * @throws {TypeError} after `dispose()`, or when a later request asks for an index the shared
-   * informer was not created with.
+   * @throws {TypeError} after `dispose()`, when a later request asks for an index the shared
+   * informer was not created with, or for another value of an option it was created with
+   * (`resyncMs`, `pageSize`, `streamingList`, `backoff`, …), naming the option.
    */
   informer<T extends KubeObject = KubeObject>(resource: ListWatchResource, options?: SharedInformerOptions<T>): SharedInformer<T>;
   /** Every informer made so far. */
   readonly informers: readonly SharedInformer<KubeObject>[];
-  /** Resolves when every informer made so far has applied its first list. */
-  whenAllSynced(): Promise<void>;
+  /**
+   * Resolves when every informer made so far has applied its first list. Rejects with the
+   * {@link NotSyncedError} of the first informer that cannot sync — its source failed (a missing
+   * CRD with `fatalErrors: 'permanent'`), `signal` aborted or `timeoutMs` passed — whose message
+   * names that informer and ends with its source's last error.
+   */
+  whenAllSynced(options?: WhenSyncedOptions): Promise<void>;
   /** Stops every watch and completes every stream; the factory cannot be used afterwards. */
   dispose(): void;
 }
@@ -70,80 +95,99 @@ export interface InformerFactory {
  */
 export function informerFactory(kubeConfig: KubeConfig, defaults: InformerFactoryDefaults = {}): InformerFactory {
   const abort = new AbortController();
-  const byIdentity = new Map<string, SharedInformer<KubeObject>>();
-  const transformIds = new WeakMap<object, number>();
-  let transforms = 0;
+  const keys = factoryKeys();
+  interface Made {
+    readonly shared: SharedInformer<KubeObject>;
+    /** The factory defaults with the first request: what later requests must agree with. */
+    readonly options: object;
+  }
+  const byKey = new Map<string, Made>(); // every name of a collection → its informer
+  const made: Made[] = [];
   const running: Subscription[] = [];
-
-  const identityOf = (resource: ListWatchResource, options: { transform?: object; labelSelector?: string; fieldSelector?: string; metadataOnly?: boolean }): string => {
-    const { transform, labelSelector = '', fieldSelector = '', metadataOnly = false } = options;
-    let transformId = 0;
-    if (transform !== undefined) {
-      if (!transformIds.has(transform)) transformIds.set(transform, ++transforms);
-      transformId = transformIds.get(transform)!;
-    }
-    const target = 'plural' in resource ? `${resource.group ?? ''}/${resource.version}/${resource.plural}` : `${resource.apiVersion}/${resource.kind}`;
-    return JSON.stringify([target, resource.namespace ?? '', labelSelector, fieldSelector, transformId, metadataOnly]);
+  // A name learned later (by discovery, or from a list) for a collection that has an informer already.
+  const alias = (key: string, entry: Made): void => {
+    if (!abort.signal.aborted && !byKey.has(key)) byKey.set(key, entry);
   };
 
-  const create = <T extends KubeObject>(resource: ListWatchResource, options: SharedInformerOptions<T>): SharedInformer<T> => {
-    const status = new Subject<ListWatchStatus>();
+  const create = <T extends KubeObject>(resource: ListWatchResource, options: SharedInformerOptions<T>, scope: string): Made => {
     const metrics = informerMetrics(options.scheduler ? { scheduler: options.scheduler } : {});
-    const source = listWatch<T>(kubeConfig, resource, {
-      ...options,
-      signal: abort.signal,
-      onStatus: (s) => {
-        metrics.onStatus(s);
-        status.next(s);
-      },
-    }).pipe(tap((event) => metrics.onEvent(event)));
-    const shared = informer<T>(source, { ...options, onUpdate: (update) => metrics.onUpdate(update) });
-    // Started now and kept running until dispose(), as SharedInformerFactory.Start does.
-    running.push(shared.updates$.subscribe({ error: () => undefined }));
-    return {
-      updates$: shared.updates$,
-      snapshots$: shared.snapshots$,
-      changes$: shared.changes$,
-      synced$: shared.synced$,
-      errors$: shared.errors$,
+    const name = describeInformer(resource, options);
+    const config = { ...options, signal: abort.signal, onStatus: metrics.onStatus };
+    const listerWatcher = createHttpListerWatcher<T>(kubeConfig, resource, config, {
+      onResolved: ({ group, version, plural }) => alias(keys.collection(group, version, plural, scope), entry),
+      onKind: (apiVersion, kind) => alias(keys.kind(apiVersion, kind, scope), entry),
+    });
+    const source = reflector(listerWatcher, config).pipe(tap((event) => metrics.onEvent(event)));
+    const inner = informer<T>(source, { ...options, name, onUpdate: (update) => metrics.onUpdate(update) });
+    const shared: SharedInformer<T> = {
+      updates$: inner.updates$,
+      snapshots$: inner.snapshots$,
+      changes$: inner.changes$,
+      synced$: inner.synced$,
+      errors$: inner.errors$,
+      status$: inner.status$,
       get snapshot() {
-        return shared.snapshot;
+        return inner.snapshot;
       },
-      whenSynced: shared.whenSynced,
-      addHandler: shared.addHandler,
+      connect: inner.connect,
+      whenSynced: inner.whenSynced,
+      addHandler: inner.addHandler,
       resource,
-      status$: status.asObservable(),
+      name,
       metrics: () => metrics.read(),
+      onReconcile: (outcome) => metrics.onReconcile(outcome),
     };
+    const entry: Made = { shared: shared as unknown as SharedInformer<KubeObject>, options };
+    // Started now and kept running until dispose(), as SharedInformerFactory.Start does. A source
+    // that fails for good is not restarted: it is reported (FAILED on status$, whenSynced rejects).
+    running.push(inner.connect());
+    return entry;
   };
 
   return {
     informer<T extends KubeObject = KubeObject>(resource: ListWatchResource, options: SharedInformerOptions<T> = {}): SharedInformer<T> {
       if (abort.signal.aborted) throw new TypeError('[informer] informerFactory: used after dispose()');
       const merged = { ...defaults, ...options } as SharedInformerOptions<T>;
-      const identity = identityOf(resource, merged);
-      const existing = byIdentity.get(identity) as SharedInformer<T> | undefined;
+      const scope = keys.scope(resource, merged);
+      const key = keys.request(resource, scope);
+      const existing = byKey.get(key);
       if (existing !== undefined) {
-        const missing = Object.keys(merged.indexers ?? {}).filter((name) => !existing.snapshot.indexNames.includes(name));
+        const { shared } = existing;
+        const missing = Object.keys(merged.indexers ?? {}).filter((index) => !shared.snapshot.indexNames.includes(index));
         if (missing.length > 0) {
-          throw new TypeError(`[informer] informerFactory: the shared informer for ${identity} was created without the index(es) ${missing.join(', ')}; give every indexer in its first request`);
+          throw new TypeError(`[informer] informerFactory: the shared informer for ${shared.name} was created without the index(es) ${missing.join(', ')}; give every indexer in its first request`);
         }
-        return existing;
+        const conflict = conflictingOptions(shared.name, existing.options, options);
+        if (conflict !== undefined) throw conflict;
+        return shared as unknown as SharedInformer<T>;
       }
-      const made = create(resource, merged);
-      byIdentity.set(identity, made as unknown as SharedInformer<KubeObject>);
-      return made;
+      const entry = create(resource, merged, scope);
+      byKey.set(key, entry);
+      made.push(entry);
+      return entry.shared as unknown as SharedInformer<T>;
     },
     get informers() {
-      return [...byIdentity.values()];
+      return made.map((entry) => entry.shared);
     },
-    async whenAllSynced() {
-      await Promise.all([...byIdentity.values()].map((shared) => shared.whenSynced()));
+    async whenAllSynced(options = {}) {
+      await Promise.all(made.map((entry) => entry.shared.whenSynced(options)));
     },
     dispose() {
       abort.abort(new Error('[informer] informerFactory disposed'));
       for (const subscription of running.splice(0)) subscription.unsubscribe();
-      byIdentity.clear();
+      byKey.clear();
+      made.length = 0;
     },
   };
+}
+
+/** `configmaps`, `widgets.example.com in namespace x`, `Pod (v1) with labelSelector app=web`: how a factory informer is named in messages. */
+function describeInformer(resource: ListWatchResource, options: { labelSelector?: string; fieldSelector?: string; metadataOnly?: boolean }): string {
+  const what = 'plural' in resource ? (resource.group ? `${resource.plural}.${resource.group}` : resource.plural) : `${resource.kind} (${resource.apiVersion})`;
+  const parts = [what];
+  if (resource.namespace) parts.push(`in namespace ${resource.namespace}`);
+  if (options.labelSelector) parts.push(`with labelSelector ${options.labelSelector}`);
+  if (options.fieldSelector) parts.push(`with fieldSelector ${options.fieldSelector}`);
+  if (options.metadataOnly) parts.push('(metadata only)');
+  return parts.join(' ');
 }

@@ -1,4 +1,4 @@
-import { asyncScheduler, interval, type OperatorFunction, type SchedulerLike, type Subscription } from 'rxjs';
+import { asyncScheduler, distinctUntilChanged, EMPTY, interval, of, switchMap, type Observable, type OperatorFunction, type SchedulerLike, type Subscription } from 'rxjs';
 import type { InformerError } from '../errors.js';
 import { batchClosing, type BufferByKeyConfig } from '../operators/bufferByKey.js';
 import { indexNamesOf } from '../operators/indexReducer.js';
@@ -8,7 +8,7 @@ import { objectKeying, unknownRawEvent } from '../operators/toDeltas.js';
 import type { RawEvent } from '../sources/rawEvent.js';
 import { applyBatch, applyListToEmpty, prepareForStore, type StoreUpdate } from '../store/applyBatch.js';
 import type { Delta, DeltaBatch, DeltaEvent } from '../store/delta.js';
-import { appendDelta, batchResourceVersion, relistDeltas, resyncBatch } from '../store/deltaRules.js';
+import { appendDelta, batchResourceVersion, relistDeltas, resyncEvents, skipsResync } from '../store/deltaRules.js';
 import type { Indexers } from '../store/indexFunc.js';
 import type { KeyFunc } from '../store/keyFunc.js';
 import type { KubeObject } from '../store/kubeObject.js';
@@ -24,6 +24,11 @@ export interface ToStoreConfig<T extends KubeObject> {
   readonly buffer?: BufferByKeyConfig;
   /** As in {@link resync}: period in ms; `0` or `Infinity` disables. */
   readonly resyncMs?: number;
+  /**
+   * The resync period as it changes (the informer lowers it for a handler that asks for less):
+   * the timer restarts at each new value. Overrides `resyncMs`; each value is checked like it.
+   */
+  readonly resyncPeriods?: Observable<number>;
   /** Time source of the resync timer; `asyncScheduler` by default. */
   readonly resyncScheduler?: SchedulerLike;
   /** As in {@link indexReducer}. */
@@ -32,14 +37,14 @@ export interface ToStoreConfig<T extends KubeObject> {
 
 /**
  * The informer's store stage in one operator: the same output as
- * `toDeltas() → bufferByKey() → dedupDeltas() → resync() → indexReducer()`, computed with less work.
+ * `toDeltas() → resync() → bufferByKey() → dedupDeltas() → indexReducer()`, computed with less work.
  *
  * <span class="informal">Internal: `informer()` uses it; the separate operators stay the
  * documented, composable form, and a property test holds this one to their output.</span>
  *
  * ```text
  * source:  -S-P---D----M-M---X---|      S=LIST_START P=LIST_PAGE(a,b) D=LIST_DONE M=MODIFIED(a) X=DELETED(b)
- * toStore()
+ * toStore()                             (STATUS events are dropped)
  * result:  --------U----U----U---|      U = {snapshot, changes}: [add a, add b] · [update a] · [delete b]
  * ```
  *
@@ -61,7 +66,8 @@ export function toStore<T extends KubeObject>(config: ToStoreConfig<T> = {}): Op
   const keying = objectKeying<T>(config);
   const { windowMs, scheduler: bufferScheduler } = batchClosing(config.buffer ?? {});
   const resyncMs = config.resyncMs ?? 0;
-  const resyncOn = resyncEnabled(resyncMs);
+  resyncEnabled(resyncMs); // checked at call time
+  const periods = config.resyncPeriods ?? of(resyncMs);
   const resyncScheduler = config.resyncScheduler ?? asyncScheduler;
   const indexers = config.indexers ?? {};
   const indexNames = indexNamesOf(indexers);
@@ -79,6 +85,7 @@ export function toStore<T extends KubeObject>(config: ToStoreConfig<T> = {}): Op
     let pendingList: Map<string, T> | null = null;
     let resourceVersion: string | undefined;
     let listed = false;
+    let resynced = false; // a resync tick joined the open batch
     let open = false;
     let closing: Subscription | null = null;
 
@@ -100,12 +107,14 @@ export function toStore<T extends KubeObject>(config: ToStoreConfig<T> = {}): Op
       closing?.unsubscribe();
       closing = null;
       if (!open) return;
+      if (resynced) materializeList(); // the fast path knows nothing of resync batches
       const list = pendingList;
-      const batch: DeltaBatch<T> = { deltas: pending, resourceVersion, ...(listed ? { listed } : {}) };
+      const batch: DeltaBatch<T> = { deltas: pending, resourceVersion, ...(listed ? { listed } : {}), ...(resynced ? { resync: true } : {}) };
       pendingList = null;
       pending = new Map();
       resourceVersion = undefined;
       listed = false;
+      resynced = false;
       open = false;
       if (list !== null) emit((current) => applyListToEmpty(current, list, batch.resourceVersion!, indexers));
       else emit((current) => applyBatch(current, batch, indexers));
@@ -171,12 +180,23 @@ export function toStore<T extends KubeObject>(config: ToStoreConfig<T> = {}): Op
       joined({ type: 'Listed', resourceVersion: rv });
     };
 
-    const resyncs = resyncOn
-      ? interval(resyncMs, resyncScheduler).subscribe(() => {
-          const batch = resyncBatch(snapshot.entries());
-          if (batch !== undefined) emit((current) => applyBatch(current, batch, indexers));
-        })
-      : null;
+    // R17: a tick queues a Resync marker and a Sync for every stored key that has nothing queued
+    // in the open batch (a key with queued deltas is skipped: its stored object is out of date).
+    // They join the open batch, or open one, as they would in bufferByKey.
+    const tick = (): void => {
+      for (const event of resyncEvents(snapshot.entries())) {
+        if (event.type === 'Resync') {
+          resynced = true;
+          joined(event);
+        } else if (event.type === 'Sync' && !skipsResync(pending, event)) append(event);
+      }
+    };
+    const resyncs = periods
+      .pipe(
+        distinctUntilChanged(),
+        switchMap((period) => (resyncEnabled(period) ? interval(period, resyncScheduler) : EMPTY)),
+      )
+      .subscribe({ next: tick, error: (error: unknown) => subscriber.error(error) });
 
     return {
       next(event) {
@@ -200,6 +220,8 @@ export function toStore<T extends KubeObject>(config: ToStoreConfig<T> = {}): Op
           case 'BOOKMARK':
             joined({ type: 'Bookmark', resourceVersion: event.resourceVersion });
             return;
+          case 'STATUS':
+            return; // as toDeltas: a status changes no object
           case 'ADDED':
           case 'MODIFIED': {
             const key = keying.key(event.type, event.object);
@@ -220,7 +242,7 @@ export function toStore<T extends KubeObject>(config: ToStoreConfig<T> = {}): Op
         subscriber.complete();
       },
       finalize() {
-        resyncs?.unsubscribe();
+        resyncs.unsubscribe();
         closing?.unsubscribe();
         closing = null;
         pending = new Map();

@@ -59,7 +59,7 @@ export interface InformerMetrics {
 export interface InformerMetricsCollector {
   /** Pass as the source's `onStatus`. */
   readonly onStatus: (status: ListWatchStatus) => void;
-  /** `tap` it on the raw event stream. */
+  /** `tap` it on the raw event stream (in-band `STATUS` events are left to `onStatus`). */
   readonly onEvent: (event: RawEvent<unknown>) => void;
   /** Pass as the informer's `onUpdate`. */
   readonly onUpdate: (update: StoreUpdate<KubeObject>) => void;
@@ -115,6 +115,7 @@ export function informerMetrics(options: { readonly scheduler?: SchedulerLike } 
       }
     },
     onEvent(event) {
+      if (event.type === 'STATUS') return; // counted through onStatus; not a byte from the server
       lastEventAt = clock.now();
       if (event.type === 'ADDED') events.added++;
       else if (event.type === 'MODIFIED') events.modified++;

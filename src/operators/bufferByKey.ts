@@ -1,6 +1,6 @@
 import { asapScheduler, asyncScheduler, type OperatorFunction, type SchedulerLike, type Subscription } from 'rxjs';
 import { isMarker, type Delta, type DeltaBatch, type DeltaEvent } from '../store/delta.js';
-import { batchResourceVersion } from '../store/deltaRules.js';
+import { batchResourceVersion, skipsResync } from '../store/deltaRules.js';
 import { operate } from './operate.js';
 
 /** Options of {@link bufferByKey}. */
@@ -40,9 +40,11 @@ export function batchClosing(config: BufferByKeyConfig): { readonly windowMs: nu
  *   (R13). A key emitted in a batch goes to the end when it comes back.
  * - A batch closes when the consumer can take it: by default at the end of the synchronous burst
  *   that opened it (`asapScheduler`), or `windowMs` after its first delta.
- * - `Listed` and `Bookmark` markers are folded into the batch: `listed` is set, and
+ * - Markers are folded into the batch: `Listed` sets `listed`, `Resync` sets `resync`, and
  *   `resourceVersion` is the collection's version after the batch's last event in arrival order
- *   (the marker's, or the last stored object's, R28).
+ *   (a `Listed` or `Bookmark` marker's, or the last stored object's, R28).
+ * - A `Sync` for a key that has deltas in the open batch is dropped (R17): its object is already
+ *   out of date (see {@link resync}).
  * - On complete the pending batch is emitted first; on error or unsubscribe it is dropped.
  *
  * ## Example
@@ -70,6 +72,7 @@ export function bufferByKey<T>(config: BufferByKeyConfig = {}): OperatorFunction
     let pending = new Map<string, Delta<T>[]>();
     let resourceVersion: string | undefined;
     let listed = false;
+    let resynced = false;
     let closing: Subscription | null = null;
     let open = false;
 
@@ -77,20 +80,23 @@ export function bufferByKey<T>(config: BufferByKeyConfig = {}): OperatorFunction
       closing?.unsubscribe();
       closing = null;
       if (!open) return;
-      const batch: DeltaBatch<T> = { deltas: pending, resourceVersion, ...(listed ? { listed } : {}) };
+      const batch: DeltaBatch<T> = { deltas: pending, resourceVersion, ...(listed ? { listed } : {}), ...(resynced ? { resync: true } : {}) };
       pending = new Map();
       resourceVersion = undefined;
       listed = false;
+      resynced = false;
       open = false;
       subscriber.next(batch);
     };
 
     return {
       next(event) {
+        if (!isMarker(event) && skipsResync(pending, event)) return; // R17
         open = true;
         resourceVersion = batchResourceVersion(resourceVersion, event);
         if (isMarker(event)) {
           if (event.type === 'Listed') listed = true;
+          else if (event.type === 'Resync') resynced = true;
         } else {
           const list = pending.get(event.key);
           if (list === undefined) pending.set(event.key, [event]);

@@ -93,7 +93,7 @@ export function unknownRawEvent(event: never): TypeError {
  *   keys became known (R16.2–3); then a `Listed` marker with the list's resourceVersion.
  * - `ADDED` → `Added`, `MODIFIED` → `Updated`, `DELETED` → `Deleted` with the final object;
  *   a `DELETED` for a key that is not known is dropped (R15).
- * - `BOOKMARK` → a `Bookmark` marker.
+ * - `BOOKMARK` → a `Bookmark` marker; `STATUS` is dropped.
  *
  * "Known" keys are the keys of every object this operator has passed on and not deleted: exactly
  * the keys the store holds once the deltas are applied, including those still queued downstream.
@@ -155,6 +155,8 @@ export function toDeltas<T extends KubeObject>(config: ToDeltasConfig<T> = {}): 
           case 'BOOKMARK':
             subscriber.next({ type: 'Bookmark', resourceVersion: event.resourceVersion });
             return;
+          case 'STATUS':
+            return; // what the source is doing changes no object
           case 'ADDED':
           case 'MODIFIED': {
             const key = keying.key(event.type, event.object);

@@ -6,7 +6,7 @@
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { InformerMetrics } from '../metrics/informerMetrics.js';
 
-/** Something with metrics and a name for the `informer` label, such as a factory's shared informer. */
+/** Something with metrics and a name for the `informer` label: a factory's shared informer is one. */
 export interface NamedMetricsSource {
   readonly name: string;
   metrics(): InformerMetrics;
@@ -34,12 +34,8 @@ export interface NamedMetricsSource {
  * kubeConfig.loadFromDefault();
  * const factory = informerFactory(kubeConfig);
  * const registry = new Registry();
- * registerInformerMetrics(registry, () =>
- *   factory.informers.map((informer) => ({
- *     name: 'plural' in informer.resource ? informer.resource.plural : informer.resource.kind,
- *     metrics: () => informer.metrics(),
- *   })),
- * );
+ * registerInformerMetrics(registry, () => factory.informers);
+ * // reconcile results and queue depth: keys$.pipe(reconcile(handler), tap(pods.onReconcile))
  * // serve `await registry.metrics()` on /metrics
  * ```
  *

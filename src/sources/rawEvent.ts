@@ -1,18 +1,22 @@
+import type { ListWatchStatus } from './reflector/listWatchStatus.js';
+
 /**
  * What a List+Watch source emits: watch events as the API server sends them, plus the list cycle
- * modelled as kube-rs does (`Init` / `InitApply` / `InitDone`) so that pages can stream.
+ * modelled as kube-rs does (`Init` / `InitApply` / `InitDone`) so that pages can stream, plus what
+ * the source is doing (`STATUS`), in order with the rest, as kube-rs keeps errors in its stream.
  *
  * A list cycle is always `LIST_START`, zero or more `LIST_PAGE`, then `LIST_DONE`. A source may
  * abandon a cycle and start another with a new `LIST_START` (for example after a `410` on a
  * continue page); consumers then drop what they buffered. Nothing of a list reaches the store until
  * `LIST_DONE`, so a relist is applied atomically. Watch events (`ADDED`, `MODIFIED`, `DELETED`,
- * `BOOKMARK`) only ever come after a `LIST_DONE`.
+ * `BOOKMARK`) only ever come after a `LIST_DONE`. `STATUS` events may come at any point; they change
+ * no object, and the store stages drop them (`informer()` hands them to its `status$`).
  *
  * ```text
- * LIST_START  LIST_PAGE(items…)  LIST_PAGE(items…)  LIST_DONE(rv)  ADDED  MODIFIED  BOOKMARK(rv) …
+ * STATUS(LISTING) LIST_START LIST_PAGE(items…) LIST_DONE(rv) STATUS(WATCHING) ADDED MODIFIED BOOKMARK(rv) …
  * ```
  */
-export type RawEvent<T> = WatchEvent<T> | BookmarkEvent | ListStart | ListPage<T> | ListDone;
+export type RawEvent<T> = WatchEvent<T> | BookmarkEvent | ListStart | ListPage<T> | ListDone | StatusEvent;
 
 /** A watch event carrying an object. @inline */
 export interface WatchEvent<T> {
@@ -59,6 +63,18 @@ export interface ListPage<T> {
 export interface ListDone {
   readonly type: 'LIST_DONE';
   readonly resourceVersion: string;
+}
+
+/**
+ * What the source is doing, in band: the same {@link ListWatchStatus} values `onStatus` receives,
+ * emitted right after each `onStatus` call. A source that fails for good emits a `FAILED` status
+ * just before it errors.
+ *
+ * @inline
+ */
+export interface StatusEvent {
+  readonly type: 'STATUS';
+  readonly status: ListWatchStatus;
 }
 
 /** The `type` of every {@link RawEvent}. */

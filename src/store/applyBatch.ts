@@ -30,7 +30,8 @@ const NO_ERRORS: readonly InformerError[] = Object.freeze([]);
  *
  * For each key in batch order, each delta oldest first (R21): `Added`, `Updated`, `Replaced` and
  * `Sync` store the object and notify `update(old, new)` when the key was cached, `add(new,
- * isInInitialList)` otherwise; `Deleted` removes the key and always notifies `delete`. Indexes
+ * isInInitialList)` otherwise, `isInInitialList` being true only for the objects of the first list
+ * (R19); `Deleted` removes the key and always notifies `delete`. Indexes
  * are maintained incrementally (R26). The resourceVersion becomes the batch's (R28); `synced`
  * becomes true with the first listed batch. Objects entering the store are deeply frozen.
  *
@@ -44,7 +45,9 @@ const NO_ERRORS: readonly InformerError[] = Object.freeze([]);
  */
 export function applyBatch<T extends KubeObject>(snapshot: Snapshot<T>, batch: DeltaBatch<T>, indexers: Indexers<T> = {}): StoreUpdate<T> {
   const state = stateOf(snapshot);
-  const isInInitialList = !state.synced;
+  // R19: only the objects of the first list are initial. A list's objects arrive as `Replaced`;
+  // watch events sharing its batch (the same burst, or the same window) are `Added`/`Updated`.
+  const initial = !state.synced;
   const items = editVersionedMap(state.items);
   const indexes = state.indexNames.map((name, position) => indexWriter(state.indexes[position]!, name, indexers[name]!));
   const changes: Notification<T>[] = [];
@@ -65,7 +68,7 @@ export function applyBatch<T extends KubeObject>(snapshot: Snapshot<T>, batch: D
     const old = items.set(key, object);
     if (old === undefined) {
       for (const index of indexes) index.update(key, undefined, object, errors);
-      changes.push(Object.freeze({ type: 'add', key, object, isInInitialList }));
+      changes.push(Object.freeze({ type: 'add', key, object, isInInitialList: initial && delta.type === 'Replaced' }));
     } else {
       if (old !== object) for (const index of indexes) index.update(key, old, object, errors);
       const oldRV = resourceVersionOf(old);

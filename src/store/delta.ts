@@ -50,15 +50,14 @@ export type Delta<T> =
  * - `Listed`: the deltas of a (re)list have all been emitted; the collection is current as of
  *   `resourceVersion`. The first one makes the informer synced.
  * - `Bookmark`: nothing changed; the collection is current as of `resourceVersion`.
+ * - `Resync`: a resync tick; the `Sync` deltas it queues follow it (none while nothing is cached).
+ *   It marks the batch it joins `resync: true`, so handlers re-check whether their resync is due.
  *
  * @inline
  */
-export interface CollectionMarker {
-  readonly type: 'Listed' | 'Bookmark';
-  readonly resourceVersion: string;
-}
+export type CollectionMarker = { readonly type: 'Listed' | 'Bookmark'; readonly resourceVersion: string } | { readonly type: 'Resync' };
 
-/** What {@link toDeltas} emits and {@link bufferByKey} takes. */
+/** What {@link toDeltas} emits, {@link resync} passes on with its ticks, and {@link bufferByKey} takes. */
 export type DeltaEvent<T> = Delta<T> | CollectionMarker;
 
 /**
@@ -68,7 +67,7 @@ export type DeltaEvent<T> = Delta<T> | CollectionMarker;
  * `deltas` iterates keys in first-arrival order (a key keeps its position until the batch is
  * emitted) and each key's deltas oldest first. `resourceVersion` is the collection's version after
  * the last event of the batch in arrival order; `listed` is set when the batch holds a complete
- * (re)list; `resync` is set on the batches a resync timer emits.
+ * (re)list; `resync` is set when a resync tick joined the batch (its `Sync` deltas, if any, are in it).
  */
 export interface DeltaBatch<T> {
   readonly deltas: ReadonlyMap<string, readonly Delta<T>[]>;
@@ -79,5 +78,5 @@ export interface DeltaBatch<T> {
 
 /** Whether a delta-stream event is a {@link CollectionMarker} rather than a {@link Delta}. */
 export function isMarker<T>(event: DeltaEvent<T>): event is CollectionMarker {
-  return event.type === 'Listed' || event.type === 'Bookmark';
+  return event.type === 'Listed' || event.type === 'Bookmark' || event.type === 'Resync';
 }

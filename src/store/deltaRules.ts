@@ -6,7 +6,7 @@
  * standalone operators (`toDeltas`, `bufferByKey`, `dedupDeltas`, `resync`) and the fused stage
  * that `informer()` runs. So the two cannot drift apart; a property test holds their outputs equal.
  */
-import { isMarker, isTombstone, tombstone, type Delta, type DeltaBatch, type DeltaEvent } from './delta.js';
+import { isMarker, isTombstone, tombstone, type Delta, type DeltaEvent } from './delta.js';
 import { resourceVersionOf } from './resourceVersionOf.js';
 
 /**
@@ -40,15 +40,18 @@ export function dedupDeltaList<T>(deltas: readonly Delta<T>[]): readonly Delta<T
 }
 
 /**
- * The resourceVersion of a batch after one more event (R28): a marker's own; an object's, when it
- * has one; otherwise unchanged (a tombstone, or an object without one).
+ * The resourceVersion of a batch after one more event (R28): a `Listed` or `Bookmark` marker's own;
+ * an object's, when it has one; otherwise unchanged (a tombstone, an object without one, and what a
+ * resync queues: the `Resync` marker and `Sync` deltas, which re-deliver cached objects and say
+ * nothing new about the collection).
  *
  * @param current the batch's resourceVersion so far, if any.
  * @param event the event joining the batch.
  */
 export function batchResourceVersion<T>(current: string | undefined, event: DeltaEvent<T>): string | undefined {
-  if (isMarker(event)) return event.resourceVersion;
-  return isTombstone(event.object) ? current : (resourceVersionOf(event.object) ?? current);
+  if (isMarker(event)) return event.type === 'Resync' ? current : event.resourceVersion;
+  if (event.type === 'Sync' || isTombstone(event.object)) return current;
+  return resourceVersionOf(event.object) ?? current;
 }
 
 /**
@@ -72,13 +75,25 @@ export function relistDeltas<T>(
 }
 
 /**
- * The batch a resync tick queues (R17): `Sync` with the cached object, unchanged and untransformed
- * (R18), for every known key; `undefined` when nothing is known.
+ * What a resync tick queues (R17): a `Resync` marker, then `Sync` with the cached object, unchanged
+ * and untransformed (R18), for every known key. The marker comes even when nothing is known, so
+ * that handlers are re-flagged at every tick (R23).
  *
- * @param known every cached key with its object.
+ * @param known every known key with its latest object.
  */
-export function resyncBatch<T>(known: Iterable<readonly [string, T]>): DeltaBatch<T> | undefined {
-  const deltas = new Map<string, readonly Delta<T>[]>();
-  for (const [key, object] of known) deltas.set(key, [{ type: 'Sync', key, object }]);
-  return deltas.size === 0 ? undefined : { deltas, resync: true };
+export function resyncEvents<T>(known: Iterable<readonly [string, T]>): DeltaEvent<T>[] {
+  const events: DeltaEvent<T>[] = [{ type: 'Resync' }];
+  for (const [key, object] of known) events.push({ type: 'Sync', key, object });
+  return events;
+}
+
+/**
+ * R17, the queue's side of a resync: a `Sync` for a key that has deltas queued is dropped, since
+ * the object it carries is already out of date and the queued deltas bring the key up to date.
+ *
+ * @param pending the keys with queued deltas in the open batch.
+ * @param delta the delta about to join it.
+ */
+export function skipsResync<T>(pending: { has(key: string): boolean }, delta: Delta<T>): boolean {
+  return delta.type === 'Sync' && pending.has(delta.key);
 }

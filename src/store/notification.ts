@@ -3,8 +3,8 @@ import type { Tombstone } from './delta.js';
 /**
  * What consumers are told after the cache changed, in client-go's handler vocabulary.
  *
- * - `add`: a key appeared; `isInInitialList` is true while the first list is being applied (and for
- *   the replay a late handler receives).
+ * - `add`: a key appeared; `isInInitialList` is true for the objects of the first list (not for
+ *   watch events that share its batch) and for the replay a late handler receives.
  * - `update`: a cached key got a new object; `oldObject` is what was cached before. `sync` is true
  *   when both carry the same resourceVersion: a resync or an unchanged object in a relist.
  * - `delete`: a key left the cache; `object` is the final object, or a {@link Tombstone} when a

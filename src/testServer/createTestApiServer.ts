@@ -15,6 +15,8 @@ import type { OpenWatch, ServerContext } from './serverContext.js';
 import type { JsonObject } from './storedObject.js';
 import type { ControlWriteOptions, TestApiServer, TestApiServerConfig } from './testApiServer.js';
 
+const noop = (): void => undefined;
+
 /**
  * Starts a Kubernetes API server on 127.0.0.1 (a free port) that serves ConfigMaps, Pods,
  * Namespaces, Nodes, CustomResourceDefinitions and any resource you add (a custom one with its CRD): discovery, LIST with pagination and
@@ -201,7 +203,7 @@ export async function createTestApiServer(config: TestApiServerConfig = {}): Pro
       return requests;
     },
     clearRequests: () => void requests.splice(0),
-    async waitForRequest(predicate, timeoutMs = 5_000) {
+    async waitForRequest(predicate, timeoutMs = 30_000) {
       let found: RequestLogEntry | undefined;
       await waitFor(() => (found = requests.find(predicate)) !== undefined, timeoutMs, 'a matching request');
       return found!;
@@ -212,7 +214,7 @@ export async function createTestApiServer(config: TestApiServerConfig = {}): Pro
     get connections() {
       return { accepted: listener.accepted, open: listener.open };
     },
-    waitForWatches: (count, timeoutMs = 5_000) => waitFor(() => openWatches.size >= count, timeoutMs, `${count} open watches`),
+    waitForWatches: (count, timeoutMs = 30_000) => waitFor(() => openWatches.size >= count, timeoutMs, `${count} open watches`),
     closeWatches: (resource) => eachWatch(resource, (watch) => watch.close()),
     breakWatches: (options = {}) => eachWatch(options.resource, (watch) => watch.breakMidLine(options.reset ?? false)),
     failWatches: (rule) =>
@@ -240,11 +242,12 @@ export async function createTestApiServer(config: TestApiServerConfig = {}): Pro
       faults.token = token;
       if (options?.updateKubeConfig) loadKubeConfig(token);
     },
-    async refuseConnections(ms) {
+    async refuseConnections(duration) {
       // Overlapping refusals: the port comes back when the last one ends.
       refusals++;
       listener.stop();
-      await new Promise((resolve) => setTimeout(resolve, ms));
+      if (typeof duration === 'number') await new Promise((resolve) => setTimeout(resolve, duration));
+      else await Promise.resolve(duration).then(noop, noop); // a rejection ends the refusal too
       if (--refusals > 0) return;
       // While nothing listens, the port is free: a client retrying its connect can get it as its
       // own ephemeral port (a TCP self-connect), or another process can take it. Wait for it back.

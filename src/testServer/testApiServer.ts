@@ -101,13 +101,13 @@ export interface TestApiServer {
   readonly requests: readonly RequestLogEntry[];
   /** Forgets the logged requests. */
   clearRequests(): void;
-  /** Resolves with the first logged request (past or future) matching `predicate`; rejects after `timeoutMs` (default 5 000). */
+  /** Resolves with the first logged request (past or future) matching `predicate`; rejects after `timeoutMs` (default 30 000: the deadline only bounds a failing test). */
   waitForRequest(predicate: (request: RequestLogEntry) => boolean, timeoutMs?: number): Promise<RequestLogEntry>;
   /** Number of watch streams currently open. */
   readonly openWatchCount: number;
   /** TCP connections accepted so far and open now (to check that clients reuse and close them). */
   readonly connections: { readonly accepted: number; readonly open: number };
-  /** Resolves when at least `count` watches are open; rejects after `timeoutMs` (default 5 000). */
+  /** Resolves when at least `count` watches are open; rejects after `timeoutMs` (default 30 000: the deadline only bounds a failing test). */
   waitForWatches(count: number, timeoutMs?: number): Promise<void>;
 
   /** Ends every open watch cleanly, as a server-side timeout would. @returns how many. */
@@ -138,6 +138,11 @@ export interface TestApiServer {
    * sending the old one and get 401, which is how credential reload is tested.
    */
   setToken(token: string | undefined, options?: { readonly updateKubeConfig?: boolean }): void;
-  /** Stops listening (new connections are refused) and drops open connections, for `ms`, then listens again on the same port (waiting, up to 5 s, while something else holds it). */
-  refuseConnections(ms: number): Promise<void>;
+  /**
+   * Stops listening (new connections are refused) and drops open connections, then listens again
+   * on the same port (waiting, up to 5 s, while something else holds it): after `duration` ms, or
+   * once `duration`, a promise, settles — so a test can refuse until its client has seen the
+   * refusal (`server.refuseConnections(until(() => refused(), …))`) instead of for a set time.
+   */
+  refuseConnections(duration: number | PromiseLike<unknown>): Promise<void>;
 }

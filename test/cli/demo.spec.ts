@@ -57,7 +57,7 @@ test.serial('demo on a terminal: redraws in place on the alternate screen, and C
   // After the initial clear, one per frame, up to leaving the alternate screen.
   const frames = (): string[] => out.split('\x1b[?25h\x1b[?1049l')[0]!.split('\x1b[H').slice(2);
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no live frames:\n${out.slice(-2000)}`)), 20_000);
+    const timer = setTimeout(() => reject(new Error(`no live frames:\n${out.slice(-2000)}`)), 60_000);
     child.stdout.on('data', (chunk: Buffer) => {
       out += chunk.toString('utf8');
       if (frames().filter((f) => f.includes('● \x1b') || /watching at resourceVersion/.test(f)).length >= 3) {

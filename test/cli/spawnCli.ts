@@ -46,7 +46,7 @@ export function spawnCommand(file: string, args: readonly string[], env: Record<
     stderr: () => text.stderr,
     exit,
     kill: (signal = 'SIGTERM') => void (exited || child.kill(signal)),
-    waitFor(stream, pattern, timeoutMs = 20_000) {
+    waitFor(stream, pattern, timeoutMs = 60_000) {
       return new Promise((resolve, reject) => {
         const check = (): void => {
           const match = pattern.exec(text[stream]);

@@ -1,6 +1,7 @@
 import test from 'ava';
 import { Subject, lastValueFrom, toArray } from 'rxjs';
 import { reconcile } from '../../src/controller/reconcile.js';
+import { until } from '../helpers/until.js';
 
 // Real time (promises), kept apart from the marble specs.
 test('async handlers: promises resolve and reject; retries run on real timers; completion waits for them', async (t) => {
@@ -12,7 +13,7 @@ test('async handlers: promises resolve and reject; retries run on real timers; c
         async (key) => {
           const n = (attempts.get(key) ?? 0) + 1;
           attempts.set(key, n);
-          await new Promise((resolve) => setTimeout(resolve, 2));
+          await new Promise((resolve) => setImmediate(resolve)); // finishes on a later turn, as I/O does
           if (key === 'flaky' && n < 3) throw new Error(`attempt ${n}`);
         },
         { concurrency: 2, baseDelayMs: 1 },
@@ -22,7 +23,8 @@ test('async handlers: promises resolve and reject; retries run on real timers; c
   );
   keys.next('flaky');
   keys.next('steady');
-  await new Promise((resolve) => setTimeout(resolve, 60));
+  // Completing the keys drops pending retries (graceful shutdown): wait until flaky has succeeded.
+  await until(() => attempts.get('flaky') === 3 && attempts.get('steady') === 1, 'three attempts of flaky');
   keys.complete();
   const all = await outcomes;
   t.deepEqual(all.filter((o) => o.key === 'flaky').map((o) => o.result), ['error', 'error', 'success']);

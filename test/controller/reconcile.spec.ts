@@ -1,5 +1,5 @@
 import test from 'ava';
-import { asyncScheduler, map, NEVER, of, tap, throwError, timer } from 'rxjs';
+import { asyncScheduler, concat, EMPTY, from, map, NEVER, of, Subject, tap, throwError, timer } from 'rxjs';
 import { reconcile, type ReconcileOutcome, type ReconcileResult } from '../../src/controller/reconcile.js';
 import { runMarbles } from '../../src/testing/marbles.js';
 
@@ -155,4 +155,34 @@ test('bad options are rejected at call time', (t) => {
   t.throws(() => reconcile(() => undefined, { concurrency: 0 }), { instanceOf: TypeError, message: /concurrency/ });
   t.throws(() => reconcile(() => undefined, { baseDelayMs: -1 }), { instanceOf: TypeError, message: /baseDelayMs/ });
   t.throws(() => reconcile('nope' as never), { instanceOf: TypeError, message: /handler/ });
+});
+
+test('a backlog of 100,000 keys whose handler finishes synchronously does not grow the stack (a controller starting on a big cache)', (t) => {
+  const keys = Array.from({ length: 100_000 }, (_, i) => `k${i}`);
+  // Synchronous results of every kind a handler may give: a plain value, of(), EMPTY, and a
+  // requeue of 0 ms (which adds the key again at once).
+  const results = [undefined, of(undefined), EMPTY, { requeueAfterMs: 0 }] as const;
+  for (const concurrency of [1, 4]) {
+    // The first keys wait on a gate, so that every other key queues up behind them, as when a
+    // controller starts on a synced cache while its first reconciles are still in flight.
+    const gate = new Subject<undefined>();
+    const requeued = new Set<string>();
+    const outcomes: ReconcileOutcome[] = [];
+    const handler = (key: string) => {
+      const index = Number(key.slice(1));
+      if (index < concurrency) return gate;
+      const result = results[index % results.length]!;
+      if (result === results[3] && requeued.has(key)) return undefined;
+      if (result === results[3]) requeued.add(key);
+      return result;
+    };
+    const subscription = concat(from(keys), NEVER)
+      .pipe(reconcile(handler, { concurrency }))
+      .subscribe({ next: (outcome) => outcomes.push(outcome), error: (error: unknown) => t.fail(String(error)) });
+    gate.complete();
+    subscription.unsubscribe();
+    t.is(outcomes.length, keys.length + requeued.size, `concurrency ${concurrency}: every key ran, the requeued ones twice`);
+    t.true(outcomes.every((o) => o.result === 'success'));
+    t.is(requeued.size, keys.filter((_, i) => i >= concurrency && i % results.length === 3).length);
+  }
 });

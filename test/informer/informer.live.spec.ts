@@ -11,6 +11,7 @@ import type { Notification } from '../../src/store/notification.js';
 import { added, listEvents } from '../../src/testing/events.js';
 import { fakeListWatch } from '../../src/testing/fakeListWatch.js';
 import { configMap } from '../../src/testing/objects.js';
+import { until } from '../helpers/until.js';
 import { snapshotView } from '../helpers/views.js';
 
 const cm = (name: string, rv: string) => configMap(name, { namespace: 'ns', resourceVersion: rv });
@@ -35,11 +36,11 @@ test('handlers: live callbacks, late replay as add(obj, true), a throwing handle
   await inf.whenSynced();
   api.modify(cm('a', '0'));
   api.delete('ns/b');
-  await new Promise((resolve) => setTimeout(resolve, 5));
+  await until(() => early.length === 4, 'the update and the delete');
   const late: string[] = [];
   const lateSub = inf.addHandler({ onAdd: (o, initial) => late.push(`add ${o.metadata?.name} ${initial}`) });
   api.add(cm('c', '0'));
-  await new Promise((resolve) => setTimeout(resolve, 5));
+  await until(() => early.length === 5 && late.length === 2, 'the add, in both handlers');
 
   t.deepEqual(early, ['add a true', 'add b true', 'update 1->3', 'delete b', 'add c false']);
   t.deepEqual(late, ['add a true', 'add c false']);
@@ -58,7 +59,7 @@ test('bad objects are reported on errors$, skipped, and the cache keeps what it 
   for (const e of listEvents([cm('a', '1')], '1')) events.next(e);
   events.next(added({ metadata: { namespace: 'ns' } }));
   events.next(added(cm('b', '3')));
-  await new Promise((resolve) => setTimeout(resolve, 1));
+  await until(() => inf.snapshot.size === 2, 'the good add');
   t.deepEqual(snapshotView(inf.snapshot), { items: ['ns/a@1', 'ns/b@3'], rv: '3', synced: true });
   t.is(errors.length, 1);
   t.is(errors[0]!.reason, 'invalidObject');
@@ -82,7 +83,7 @@ test('a failing index function is reported and the informer goes on', async (t) 
   const sub = inf.snapshots$.subscribe();
   await inf.whenSynced();
   api.add(cm('boom', '0'));
-  await new Promise((resolve) => setTimeout(resolve, 1));
+  await until(() => inf.snapshot.size === 2, 'the add');
   t.is(inf.snapshot.size, 2);
   t.deepEqual(inf.snapshot.indexKeys('fragile', 'ok'), ['ns/a']);
   t.deepEqual(inf.snapshot.indexKeys('namespace', 'ns'), ['ns/a', 'ns/boom']);
@@ -100,9 +101,9 @@ test('a notification is delivered after the snapshot containing it is current', 
   await inf.whenSynced();
   api.modify(cm('a', '0'));
   api.add(cm('b', '0'));
-  await new Promise((resolve) => setTimeout(resolve, 1));
+  await until(() => seen.length === 3, 'the update and the add');
   api.delete('ns/a');
-  await new Promise((resolve) => setTimeout(resolve, 1));
+  await until(() => seen.length === 4, 'the delete');
   t.deepEqual(seen, [true, true, true, true]);
   sub.unsubscribe();
 });
@@ -122,7 +123,7 @@ test.serial('a subscriber that throws does not hurt the others: RxJS reports its
     const fine = inf.changes$.subscribe((c) => good.push(`${c.type} ${c.key}`));
     await inf.whenSynced();
     api.add(cm('b', '0'));
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    await until(() => good.length === 2, 'the add');
     t.deepEqual(good, ['add ns/a', 'add ns/b']);
     t.is(reported.length, 2);
     t.is((reported[0] as Error).message, 'subscriber bug');

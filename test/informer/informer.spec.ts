@@ -1,15 +1,16 @@
 import test from 'ava';
-import { from, map, mergeMap, of, Subject, tap, timer } from 'rxjs';
+import { asyncScheduler, from, map, mergeMap, of, Subject, tap, timer, type Subscription } from 'rxjs';
 import { informer } from '../../src/informer/informer.js';
 import type { RawEvent } from '../../src/sources/rawEvent.js';
 import type { KubeObject } from '../../src/store/kubeObject.js';
-import { added, deleted, listEvents, modified } from '../../src/testing/events.js';
+import { added, bookmark, deleted, listEvents, modified } from '../../src/testing/events.js';
 import { marbleSource, runMarbles } from '../../src/testing/marbles.js';
 import { configMap } from '../../src/testing/objects.js';
 import { changeView, snapshotView } from '../helpers/views.js';
 
 const cm = (name: string, rv: string) => configMap(name, { namespace: 'ns', resourceVersion: rv });
 type E = RawEvent<KubeObject>;
+const sameRV = (a: KubeObject, b: KubeObject) => a.metadata?.resourceVersion === b.metadata?.resourceVersion;
 
 test('end to end on virtual time: list of 3, watch add/modify/delete, a relist missing one object; two subscribers, one upstream subscription', (t) =>
   runMarbles(t, ({ cold, expectObservable, expectSubscriptions }) => {
@@ -66,7 +67,7 @@ test('refCount with a grace period: the source is kept for graceMs after the las
   runMarbles(t, ({ cold, expectObservable, expectSubscriptions }) => {
     const source = cold<E>('-a-------', { a: added(cm('a', '1')) });
     const inf = informer(source, { graceMs: 3 });
-    expectObservable(inf.changes$.pipe(map(changeView)), '^-!').toBe('-x-', { x: 'add ns/a@1 initial' });
+    expectObservable(inf.changes$.pipe(map(changeView)), '^-!').toBe('-x-', { x: 'add ns/a@1' });
     expectObservable(inf.snapshots$.pipe(map((s) => s.size)), '----^--!').toBe('----1---', { 1: 1 });
     expectSubscriptions(source.subscriptions).toBe('^---------!');
   }));
@@ -133,9 +134,96 @@ test('R23: without a resync timer every handler gets the sync updates of a relis
   runMarbles(t, ({ cold, expectObservable }) => {
     const raw = marbleSource<E>(cold, '-L-R', { L: listEvents([cm('a', '1')], '1'), R: listEvents([cm('a', '1')], '2') });
     const inf = informer(raw);
-    inf.addHandler({ onUpdate: (o, n) => log.push(`one ${o.metadata?.resourceVersion}->${n.metadata?.resourceVersion}`) });
-    inf.addHandler({ onUpdate: (o, n) => log.push(`two ${o.metadata?.resourceVersion}->${n.metadata?.resourceVersion}`) }, { resyncMs: 5000 });
+    const subs = [
+      inf.addHandler({ onUpdate: (o, n) => log.push(`one ${o.metadata?.resourceVersion}->${n.metadata?.resourceVersion}`) }),
+      // A period of its own starts a timer (R24), but its first tick is long after the relist.
+      inf.addHandler({ onUpdate: (o, n) => log.push(`two ${o.metadata?.resourceVersion}->${n.metadata?.resourceVersion}`) }, { resyncMs: 5000 }),
+    ];
+    timer(4).subscribe(() => subs.forEach((sub) => sub.unsubscribe()));
     expectObservable(inf.synced$, '^---!').toBe('ft', { f: false, t: true });
   });
   t.deepEqual(log, ['one 1->1', 'two 1->1']);
 });
+
+test('R19: only the objects of the first list are isInInitialList, also when watch events share its burst or its batch window', (t) => {
+  for (const buffer of [undefined, { windowMs: 5 }]) {
+    runMarbles(t, ({ cold, expectObservable }) => {
+      // The list's end and the first watch events in one synchronous burst (a streaming list's end
+      // bookmark and the next event in one network chunk), then one more event later.
+      const burst = [...listEvents([cm('a', '1'), cm('b', '2')], '2'), added(cm('c', '3')), modified(cm('a', '4'))];
+      const raw = marbleSource<E>(cold, '-L------x', { L: burst, x: added(cm('d', '5')) });
+      const inf = informer(raw, buffer ? { buffer } : {});
+      const expected = {
+        a: 'add ns/a@1 initial',
+        b: 'add ns/b@2 initial',
+        u: 'update ns/a@1->4',
+        c: 'add ns/c@3',
+        d: 'add ns/d@5',
+      };
+      // A window of 5: the first batch closes at 6, the second opens at 8 and closes at 13.
+      expectObservable(inf.changes$.pipe(map(changeView))).toBe(buffer ? '------(aubc)-d' : '-(aubc)-d', expected);
+    });
+  }
+});
+
+test('R17: with a batch window, a resync tick skips the keys that have queued deltas; the others are synced in the open batch', (t) =>
+  runMarbles(t, ({ cold, expectObservable }) => {
+    // Window 10, resync 20. The list (a, b) is applied at 11. a changes at 15, so at the tick (20)
+    // a has a queued delta: its stale object is not re-delivered; b's sync joins the open batch.
+    const raw = marbleSource<E>(cold, '-L-------------m', { L: listEvents([cm('a', '1'), cm('b', '2')], '2'), m: modified(cm('a', '3')) });
+    const inf = informer(raw, { buffer: { windowMs: 10 }, resyncMs: 20 });
+    expectObservable(inf.changes$.pipe(map(changeView)), '^ 30ms !').toBe('-- 9ms (ab) 10ms (us)', {
+      a: 'add ns/a@1 initial',
+      b: 'add ns/b@2 initial',
+      u: 'update ns/a@1->3',
+      s: 'update ns/b@2->2 sync',
+    });
+  }));
+
+test('R23: a resync tick re-flags the handlers even while the cache is empty', (t) => {
+  const log: string[] = [];
+  runMarbles(t, ({ cold, expectObservable }) => {
+    // Ticks every 1 s from an empty cache; a arrives at 2.5 s; a relist at 2.7 s brings it back unchanged.
+    const raw = marbleSource<E>(cold, '-L 2499ms a 199ms R', { L: listEvents([], '1'), a: added(cm('a', '2')), R: listEvents([cm('a', '2')], '3') });
+    const inf = informer(raw, { resyncMs: 1000 });
+    const subs = [
+      inf.addHandler({ onUpdate: (o, n) => log.push(`never ${sameRV(o, n) ? 'sync' : 'update'}`) }, { resyncMs: 0 }),
+      inf.addHandler({ onUpdate: (o, n) => log.push(`every second ${sameRV(o, n) ? 'sync' : 'update'}`) }),
+    ];
+    timer(2800).subscribe(() => subs.forEach((s) => s.unsubscribe()));
+    expectObservable(inf.synced$, '^ 2800ms !').toBe('ft', { f: false, t: true });
+  });
+  // At 1 s "never" was flagged not due, for good; "every second" was due at 2 s, so it still is at 2.7 s.
+  t.deepEqual(log, ['every second sync']);
+});
+
+test('R24: a handler asking for a resync period gets it even when the informer has none, whenever it is added', (t) => {
+  const log: string[] = [];
+  runMarbles(t, ({ cold, expectObservable }) => {
+    const raw = marbleSource<E>(cold, '-L', { L: listEvents([cm('a', '1')], '1') });
+    const inf = informer(raw);
+    const record = (name: string) => ({ onUpdate: (o: KubeObject, n: KubeObject) => o === n && log.push(`${name} ${asyncScheduler.now()}`) });
+    const subs = [inf.addHandler(record('five')), inf.addHandler(record('plain'))];
+    subs[0]!.unsubscribe();
+    subs[0] = inf.addHandler(record('five'), { resyncMs: 5000 });
+    // "one", added while the informer runs, lowers the timer to 1 s from 2.5 s (ticks 3.5, 4.5, …);
+    // when it leaves at 7 s the timer goes back to 5 s (tick at 12 s). "five" is due at its first
+    // tick at or after 5 s each time.
+    let one: Subscription | undefined;
+    timer(2500).subscribe(() => (one = inf.addHandler(record('one'), { resyncMs: 1000 })));
+    timer(7000).subscribe(() => one?.unsubscribe());
+    timer(12_500).subscribe(() => subs.forEach((s) => s.unsubscribe()));
+    expectObservable(inf.synced$, '^ 12500ms !').toBe('ft', { f: false, t: true });
+  });
+  t.deepEqual(log.filter((l) => l.startsWith('five')), ['five 5500', 'five 12000']);
+  t.deepEqual(log.filter((l) => l.startsWith('one')), ['one 3500', 'one 4500', 'one 5500', 'one 6500']);
+  t.deepEqual(log.filter((l) => l.startsWith('plain')), [], 'a handler without a period gets no syncs');
+});
+
+test('a resync tick that joins a bookmark batch does not hide the bookmark: snapshots$ gets the new resourceVersion', (t) =>
+  runMarbles(t, ({ cold, expectObservable }) => {
+    // Window 5, resync 20, nothing cached: the tick at 20 opens a batch; the bookmark at 22 joins it.
+    const raw = marbleSource<E>(cold, '-L 20ms B', { L: listEvents([], '1'), B: [bookmark('5')] });
+    const inf = informer(raw, { buffer: { windowMs: 5 }, resyncMs: 20 });
+    expectObservable(inf.snapshots$.pipe(map((s) => s.resourceVersion)), '^ 30ms !').toBe('------a 18ms b', { a: '1', b: '5' });
+  }));

@@ -1,10 +1,15 @@
 import test from 'ava';
-import { lastValueFrom, toArray } from 'rxjs';
+import { Registry } from 'prom-client';
+import { concat, filter, from, lastValueFrom, NEVER, take, tap, toArray } from 'rxjs';
+import { reconcile } from '../../src/controller/reconcile.js';
+import { registerInformerMetrics } from '../../src/prometheus/index.js';
 import { informerFactory } from '../../src/informer/informerFactory.js';
 import type { ListWatchStatus } from '../../src/sources/reflector/listWatchStatus.js';
 import { stripManagedFields } from '../../src/sources/stripManagedFields.js';
 import { byNamespace } from '../../src/store/indexFunc.js';
+import { NotSyncedError } from '../../src/errors.js';
 import { createTestApiServer, type TestApiServer } from '../../src/testServer/index.js';
+import { until } from '../helpers/until.js';
 
 const fast = { backoff: { initialDelay: 10, maxDelay: 40 } } as const;
 const configMaps = { version: 'v1', plural: 'configmaps' } as const;
@@ -20,13 +25,6 @@ async function withServer(run: (server: TestApiServer) => Promise<void>): Promis
   }
 }
 
-const until = async (condition: () => boolean, what: string): Promise<void> => {
-  const deadline = Date.now() + 5000;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-};
 
 test('one shared informer per identity; different selectors, namespaces or transforms are different informers', (t) =>
   withServer(async (server) => {
@@ -120,4 +118,117 @@ test('dispose stops every watch, completes every stream, and the factory refuses
     await until(() => server.openWatchCount === 0, 'no watch left');
     t.is(pods.snapshot.size, 0);
     t.throws(() => factory.informer(configMaps), { instanceOf: TypeError, message: /after dispose/ });
+  }));
+
+test('item 2: a shared informer whose source fails for good is reported, by name, on status$ and whenAllSynced; the others keep running', (t) =>
+  withServer(async (server) => {
+    const factory = informerFactory(server.kubeConfig, { ...fast, fatalErrors: 'permanent' });
+    try {
+      const cms = factory.informer(configMaps);
+      const missing = factory.informer({ group: 'example.com', version: 'v1', plural: 'widgets', namespace: 'even' });
+      const statuses: ListWatchStatus['type'][] = [];
+      missing.status$.subscribe((s) => statuses.push(s.type));
+      const error = await t.throwsAsync(factory.whenAllSynced(), { instanceOf: NotSyncedError });
+      t.is(error?.reason, 'failed');
+      t.is(error?.informer, 'widgets.example.com in namespace even');
+      t.regex(error!.message, /^\[informer\] widgets\.example\.com in namespace even: the source failed: cannot list widgets\.example\.com in namespace even: not found/);
+      t.is(statuses.at(-1), 'FAILED');
+      await cms.whenSynced();
+      t.is(cms.snapshot.size, 5, 'the other informer synced and runs');
+      await t.throwsAsync(missing.whenSynced(), { instanceOf: NotSyncedError, message: /not running/ }, 'the failed one is not restarted behind the user’s back');
+    } finally {
+      factory.dispose();
+    }
+  }));
+
+const widgetType = { group: 'example.com', version: 'v1', plural: 'widgets', kind: 'Widget', namespaced: true } as const;
+
+test('item 6: one collection is one shared informer however it is named: apiVersion/kind and group/version/plural', (t) =>
+  withServer(async (server) => {
+    server.addResource(widgetType);
+    server.create('widgets.example.com', { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w', namespace: 'even' } });
+    const factory = informerFactory(server.kubeConfig, fast);
+    try {
+      // A built-in kind is normalised at once.
+      const byKind = factory.informer({ apiVersion: 'v1', kind: 'ConfigMap' });
+      t.is(factory.informer(configMaps), byKind);
+      t.is(factory.informer({ group: '', version: 'v1', plural: 'configmaps' }), byKind);
+      t.not(factory.informer({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'odd' }), byKind, 'another namespace is another collection');
+      // A CRD's kind is resolved by discovery; once it is, the other spelling finds the same informer.
+      const widgets = factory.informer({ apiVersion: 'example.com/v1', kind: 'Widget' });
+      await widgets.whenSynced();
+      t.is(factory.informer({ group: 'example.com', version: 'v1', plural: 'widgets' }), widgets);
+      // And the other way round: a plural learns its kind from its first list, even an empty one.
+      const gadgetType = { group: 'example.com', version: 'v1', plural: 'gadgets', kind: 'Gadget', namespaced: true } as const;
+      server.addResource(gadgetType);
+      const gadgets = factory.informer({ group: 'example.com', version: 'v1', plural: 'gadgets' });
+      await gadgets.whenSynced();
+      t.is(factory.informer({ apiVersion: 'example.com/v1', kind: 'Gadget' }), gadgets);
+      await factory.whenAllSynced();
+      t.is(factory.informers.length, 4);
+      const lists = server.requests.filter((r) => r.verb === 'list');
+      t.is(lists.filter((r) => r.path.startsWith('/api/v1/configmaps')).length, 1, 'one LIST of all configmaps');
+      t.is(lists.filter((r) => r.path.startsWith('/apis/example.com/v1/widgets')).length, 1);
+      t.is(lists.filter((r) => r.path.startsWith('/apis/example.com/v1/gadgets')).length, 1);
+    } finally {
+      factory.dispose();
+    }
+  }));
+
+test('item 6: a second request for the same informer with other resync, paging, streaming or backoff options is refused, naming the option', (t) =>
+  withServer(async (server) => {
+    const factory = informerFactory(server.kubeConfig, fast);
+    try {
+      const cms = factory.informer(configMaps, { resyncMs: 30_000, pageSize: 100 });
+      t.is(factory.informer({ apiVersion: 'v1', kind: 'ConfigMap' }, { resyncMs: 30_000, pageSize: 100 }), cms, 'the same options: the same informer');
+      t.is(factory.informer(configMaps), cms, 'no options: whatever the informer has');
+      const refused = (options: Parameters<typeof factory.informer>[1], name: string) => {
+        const error = t.throws(() => factory.informer(configMaps, options), { instanceOf: TypeError });
+        t.regex(error!.message, new RegExp(`^\\[informer\\] informerFactory: the shared informer for configmaps was created with ${name}\\. `), name);
+      };
+      refused({ resyncMs: 5000 }, 'resyncMs 30000; this request asks for 5000');
+      refused({ pageSize: 50 }, 'pageSize 100; this request asks for 50');
+      refused({ streamingList: true }, 'streamingList undefined; this request asks for true');
+      refused({ backoff: { initialDelay: 10, maxDelay: 80 } }, 'backoff \\{"initialDelay":10,"maxDelay":40\\}; this request asks for \\{"initialDelay":10,"maxDelay":80\\}');
+      const error = t.throws(() => factory.informer(configMaps, { resyncMs: 5000 }));
+      t.regex(error!.message, /addHandler\(handler, \{ resyncMs \}\)/, 'and says how to get a resync of its own');
+      t.is(factory.informer(configMaps, { backoff: { initialDelay: 10, maxDelay: 40 } }), cms, 'equal values are the same option');
+    } finally {
+      factory.dispose();
+    }
+  }));
+
+test('item 11: reconcile outcomes tapped into a shared informer reach its metrics and its Prometheus counters', (t) =>
+  withServer(async (server) => {
+    const factory = informerFactory(server.kubeConfig, fast);
+    try {
+      const cms = factory.informer(configMaps);
+      await cms.whenSynced();
+      const registry = new Registry();
+      registerInformerMetrics(registry, () => factory.informers);
+      // The two odd/ keys fail 20 times each, then every key succeeds.
+      let failures = 0;
+      const handler = (key: string) => {
+        if (key.startsWith('odd/') && failures < 40) {
+          failures++;
+          throw new Error('not yet');
+        }
+      };
+      const limits = { baseDelayMs: 1, maxDelayMs: 2, retriesPerSecond: 100_000, retryBurst: 100_000 };
+      await lastValueFrom(
+        concat(from([...cms.snapshot.keys()]), NEVER).pipe(
+          reconcile(handler, limits),
+          tap(cms.onReconcile),
+          filter((outcome) => outcome.result === 'success'),
+          take(5),
+        ),
+      );
+      t.deepEqual(cms.metrics().reconciles, { successes: 5, failures: 40, queueDepth: 0 });
+      const text = await registry.metrics();
+      t.true(text.includes('rx_informer_reconciles_total{informer="configmaps",result="error"} 40'));
+      t.true(text.includes('rx_informer_reconciles_total{informer="configmaps",result="success"} 5'));
+      t.true(text.includes('rx_informer_reconcile_queue_depth{informer="configmaps"} 0'));
+    } finally {
+      factory.dispose();
+    }
   }));

@@ -19,7 +19,7 @@ test('the default batch is closed on a microtask: a synchronous burst outside vi
       s.next(a2);
       queueMicrotask(() => {
         s.next(c1);
-        setTimeout(() => s.complete(), 1);
+        setImmediate(() => s.complete()); // a later macrotask: after every microtask flush
       });
     })
       .pipe(bufferByKey())

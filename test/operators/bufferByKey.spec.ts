@@ -105,3 +105,17 @@ test('an invalid window is rejected at call time', (t) => {
   t.throws(() => bufferByKey({ windowMs: Number.NaN }), { instanceOf: TypeError });
 });
 
+
+test('R17: a Sync for a key with deltas in the open batch is dropped; a Resync marker marks the batch resync, alone or not', (t) =>
+  runMarbles(t, ({ cold, expectObservable }) => {
+    const R: DeltaEvent<object> = { type: 'Resync' };
+    const aSync: Delta<object> = { type: 'Sync', key: 'a', object: configMap('a', { resourceVersion: '1' }) };
+    const bSync: Delta<object> = { type: 'Sync', key: 'b', object: configMap('b', { resourceVersion: '2' }) };
+    // a2 opens a 5-frame window; the tick at 2 finds a queued: only b is synced, in that batch.
+    const source = cold<DeltaEvent<object>>('a-(Rst)--- 3ms R', { a: a2, R, s: aSync, t: bSync });
+    const resynced = (entries: [string, Delta<object>[]][], resourceVersion?: string): DeltaBatch<object> => ({ ...batch(entries, resourceVersion ? { resourceVersion } : {}), resync: true });
+    expectObservable(source.pipe(bufferByKey({ windowMs: 5 }))).toBe('-----x 12ms y', {
+      x: resynced([['a', [a2]], ['b', [bSync]]], '3'), // a Sync does not move the resourceVersion (R28)
+      y: resynced([]),
+    });
+  }));

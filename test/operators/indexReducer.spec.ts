@@ -67,8 +67,8 @@ test('a throwing index function is reported in errors and never thrown into the 
       },
     };
     expectObservable(source.pipe(indexReducer({ indexers }), map((u) => ({ ...updateView(u), picky: u.snapshot.indexKeys('picky', 'ok') })))).toBe('-X-Y|', {
-      X: { snapshot: { items: ['default/a@1'], rv: '', synced: false }, changes: ['add default/a@1 initial'], errors: ['[informer] index function "picky" failed for default/a: no a; the object is left out of that index'], picky: [] },
-      Y: { snapshot: { items: ['default/a@1', 'default/b@2'], rv: '', synced: false }, changes: ['add default/b@2 initial'], errors: [], picky: ['default/b'] },
+      X: { snapshot: { items: ['default/a@1'], rv: '', synced: false }, changes: ['add default/a@1'], errors: ['[informer] index function "picky" failed for default/a: no a; the object is left out of that index'], picky: [] },
+      Y: { snapshot: { items: ['default/a@1', 'default/b@2'], rv: '', synced: false }, changes: ['add default/b@2'], errors: [], picky: ['default/b'] },
     });
     expectSubscriptions(source.subscriptions).toBe('^---!');
   }));

@@ -19,7 +19,7 @@ for (let chunk = 0; chunk < chunks; chunk++) {
     const totals = { cases: 0, faults: 0, writes: 0, lists: 0, notifications: 0 };
     await fc.assert(
       fc.asyncProperty(scenarioArb, async (scenario) => {
-        const r: CaseResult = await runScenario(scenario, { convergeTimeoutMs: 4_000 });
+        const r: CaseResult = await runScenario(scenario, { convergeTimeoutMs: 15_000 });
         totals.cases++;
         totals.faults += r.faults;
         totals.writes += r.writes;
@@ -74,7 +74,7 @@ const pinned: Record<string, Scenario> = {
 
 for (const [name, scenario] of Object.entries(pinned)) {
   test(`pinned counterexample: ${name}`, async (t) => {
-    const r = await runScenario(scenario, { convergeTimeoutMs: 4_000 });
+    const r = await runScenario(scenario, { convergeTimeoutMs: 15_000 });
     t.true(r.faults > 0);
   });
 }

@@ -3,6 +3,7 @@
  * and the fuzz runner (`npm run test:fuzz`, 10,000 cases): a random scenario of API writes and
  * injected faults against the real test API server, with an informer over listWatch watching.
  */
+import { tap } from 'rxjs';
 import fc from 'fast-check';
 import type { Subscription } from 'rxjs';
 import { informer } from '../../src/informer/informer.js';
@@ -17,6 +18,7 @@ import { matchesLabels, parseLabelSelector } from '../../src/store/labelSelector
 import type { Notification } from '../../src/store/notification.js';
 import type { Snapshot } from '../../src/store/snapshot.js';
 import { createTestApiServer, type TestApiServer } from '../../src/testServer/index.js';
+import { until } from '../helpers/until.js';
 
 // ---------------------------------------------------------------------------------------------
 // Scenario
@@ -265,9 +267,14 @@ export async function runScenario(scenario: Scenario, options: CaseOptions = {})
         },
       },
     );
-    const inf = informer(source$, { ...(setup.indexes ? { indexers } : {}), resyncMs: setup.resyncMs, buffer: { windowMs: setup.windowMs ?? 0 } });
+    // Bookmarks the watch delivered (every 40 ms), counted as they arrive: what "more input" means below.
+    let bookmarks = 0;
+    const inf = informer(source$.pipe(tap((event) => event.type === 'BOOKMARK' && bookmarks++)), { ...(setup.indexes ? { indexers } : {}), resyncMs: setup.resyncMs, buffer: { windowMs: setup.windowMs ?? 0 } });
     inf.errors$.subscribe((e) => informerErrors.push(e));
     subscription = inf.changes$.subscribe({ next: (c) => changes.push(c), error: (e) => (streamError = e) });
+    // Resync updates applied (a tick with something to sync makes one).
+    let resyncs = 0;
+    subscription.add(inf.updates$.subscribe({ next: (u) => u.resync && resyncs++, error: () => undefined }));
 
     for (const step of scenario.steps) {
       if ('op' in step) {
@@ -333,8 +340,11 @@ export async function runScenario(scenario: Scenario, options: CaseOptions = {})
     }
     if (streamError !== undefined) throw new Divergence(`the informer's stream errored: ${String(streamError)}`);
     if (why !== undefined) throw new Divergence(`no convergence within ${timeoutMs} ms: ${why}`);
-    // Quiet: nothing moves it away again.
-    await sleep(setup.resyncMs > 0 ? 60 : 20);
+    // Quiet: nothing moves it away again — not the next bookmarks (every 40 ms), nor a resync (which
+    // has nothing to sync, and makes no update, while the cache is empty).
+    const [bookmarksThen, resyncsThen] = [bookmarks, resyncs];
+    const resynced = (): boolean => setup.resyncMs === 0 || inf.snapshot.size === 0 || resyncs > resyncsThen;
+    await until(() => bookmarks > bookmarksThen + 1 && resynced(), 'more input after convergence', timeoutMs);
     why = differences(inf.snapshot, expected, server);
     if (why !== undefined) throw new Divergence(`converged, then diverged: ${why}`);
 

@@ -9,17 +9,11 @@ import { metaNamespaceKey } from '../../src/store/keyFunc.js';
 import type { KubeObject } from '../../src/store/kubeObject.js';
 import type { Notification } from '../../src/store/notification.js';
 import type { TestApiServer } from '../../src/testServer/index.js';
+import { until } from '../helpers/until.js';
 
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Polls `condition` every 5 ms; rejects naming `what` after `timeoutMs`. */
-export async function until(condition: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(5);
-  }
-}
+export { until };
 
 export interface Watched {
   readonly informer: Informer<KubeObject>;

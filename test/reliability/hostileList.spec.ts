@@ -47,7 +47,7 @@ async function rawServer() {
         const body = list([cm('a', String(rv))]);
         res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': String(body.length + 100) });
         res.write(body);
-        setTimeout(() => res.socket?.destroy(), 10);
+        setImmediate(() => res.socket?.destroy()); // once the partial body is written
         return;
       }
       case 'badItems':

@@ -69,7 +69,6 @@ test.serial('unsubscribing at any moment leaves no open watch, socket or timer',
         const server = await createTestApiServer({ bookmarkIntervalMs: 30 });
         try {
           server.seed('configmaps', Array.from({ length: 30 }, (_, i) => ({ metadata: { name: `c${i}`, namespace: 'default' } })));
-          await sleep(5);
           const base = counts();
           const inf = informer(
             listWatch(server.kubeConfig, { version: 'v1', plural: 'configmaps' }, { pageSize: 7, streamingList, backoff: { initialDelay: 20, maxDelay: 100 } }),
@@ -77,6 +76,8 @@ test.serial('unsubscribing at any moment leaves no open watch, socket or timer',
           );
           const sub = inf.changes$.subscribe();
           const handler = inf.addHandler({});
+          // When the fault comes and when the subscribers leave are inputs of the property ("at
+          // any moment"), not waits before an assertion: the checks below wait for conditions.
           await sleep(faultAfter);
           const pending = inject(server, fault);
           await sleep(unsubscribeAfter);

@@ -15,10 +15,11 @@ import { firstValueFrom, timer } from 'rxjs';
 import { informer } from '../../src/informer/informer.js';
 import { listWatch } from '../../src/sources/listWatch.js';
 import type { ListWatchConfig } from '../../src/sources/listWatchConfig.js';
+import type { ListWatchStatus } from '../../src/sources/reflector/listWatchStatus.js';
 import type { KubeObject } from '../../src/store/kubeObject.js';
 import { createTestApiServer, type TestApiServer } from '../../src/testServer/index.js';
 import { startTlsProxy, tlsCert, tlsKey } from '../sources/tlsProxy.js';
-import { sleep } from './harness.js';
+import { sleep, until } from './harness.js';
 
 /** A random secret: any 10 characters of it in a row are evidence of a leak (JSON.parse quotes 10). */
 const secret = (_what: string): string => randomBytes(20).toString('hex');
@@ -95,8 +96,11 @@ function assertNoSecrets(t: { fail(message: string): void; pass(): void }, emitt
   t.pass();
 }
 
-/** Runs an informer over listWatch for `ms`, recording statuses, errors$, stream errors and console output. */
-async function emittedBy(kubeConfig: KubeConfig, ms: number, config: ListWatchConfig<KubeObject> = {}, stopWhen?: (statuses: number) => boolean) {
+/**
+ * Runs an informer over listWatch until `stopWhen` holds (at most `ms`), recording statuses,
+ * errors$, stream errors and console output.
+ */
+async function emittedBy(kubeConfig: KubeConfig, ms: number, config: ListWatchConfig<KubeObject> = {}, stopWhen?: (statuses: number, emitted: readonly unknown[]) => boolean) {
   const rec = recorder();
   let statuses = 0;
   try {
@@ -107,13 +111,14 @@ async function emittedBy(kubeConfig: KubeConfig, ms: number, config: ListWatchCo
         onStatus: (s) => {
           statuses++;
           rec.emitted.push(['status', s]);
+          config.onStatus?.(s);
         },
       }),
     );
     inf.errors$.subscribe((e) => rec.emitted.push(['errors$', e]));
     const sub = inf.changes$.subscribe({ next: (c) => rec.emitted.push(['change', c]), error: (e) => rec.emitted.push(['stream error', e]) });
     const deadline = Date.now() + ms;
-    while (Date.now() < deadline && !(stopWhen?.(statuses) ?? false)) await sleep(5);
+    while (Date.now() < deadline && !(stopWhen?.(statuses, rec.emitted) ?? false)) await sleep(5);
     sub.unsubscribe();
     // Promise-returning API: its rejection is emitted too.
     await firstValueFrom(timer(0));
@@ -228,18 +233,26 @@ test('faults with a valid token (429, 500, 403 made fatal, refused connections, 
   return withServer(async (server) => {
     const kc = kubeConfigFor(server.url, { token });
     const rec: unknown[] = [];
-    const run = emittedBy(kc, 1500, { fatalErrors: 'permanent' });
-    await sleep(100);
+    const statuses: ListWatchStatus[] = [];
+    const streamError = (emitted: readonly unknown[]) => emitted.some((e) => Array.isArray(e) && e[0] === 'stream error');
+    const run = emittedBy(kc, 20_000, { fatalErrors: 'permanent', onStatus: (s) => statuses.push(s) }, (_, emitted) => streamError(emitted));
+    // Each fault meets an open watch: wait for the informer to be watching again before the next.
+    const watching = () => statuses.filter((s) => s.type === 'WATCHING').length;
+    const watchingAgain = async (what: string) => {
+      const before = watching();
+      await until(() => watching() > before, what);
+    };
+    await until(() => watching() > 0, 'the first watch');
     server.failNext({ status: 429, verbs: ['watch'], count: 2, retryAfterSeconds: 0 });
     server.failNext({ status: 500, verbs: ['list'], count: 1 });
     server.closeWatches();
-    await sleep(100);
+    await watchingAgain('the re-watch after two 429s');
     server.breakWatches({ reset: true });
-    await sleep(50);
+    await watchingAgain('the re-watch after a reset');
     server.emitMalformedLine(`{"type":"ERROR","object":{"message":"not a status"}}\n`);
-    await sleep(50);
+    await watchingAgain('the relist (through a 500) after a malformed line');
     await server.refuseConnections(50);
-    await sleep(100);
+    await watchingAgain('the re-watch after refused connections');
     server.forbid({ verbs: ['list', 'watch'] });
     server.failWatches({ status: 410 });
     const { emitted } = await run;

@@ -264,9 +264,12 @@ check(listRequests <= 2 + 3 * faults, `LIST cycles ${listRequests} ≤ 2 + 3 × 
 // SOAK_SKIP_UNSUBSCRIBE=1 shows that this check can fail (the reflector's timers stay).
 if (process.env['SOAK_SKIP_UNSUBSCRIBE'] !== '1') subscription.unsubscribe();
 await server.close();
-await sleep(200);
+// Sockets and timers close on later turns: wait (up to 5 s) until nothing is left above the baseline.
+const leakedNow = (): [string, number][] => [...resourceCounts()].filter(([kind, count]) => count > (baselineResources.get(kind) ?? 0));
+const leakDeadline = Date.now() + 5_000;
+while (leakedNow().length > 0 && Date.now() < leakDeadline) await sleep(10);
 const after = resourceCounts();
-const leaked = [...after].filter(([kind, count]) => count > (baselineResources.get(kind) ?? 0));
+const leaked = leakedNow();
 console.log(`  active resources before: ${JSON.stringify(Object.fromEntries(baselineResources))}, after: ${JSON.stringify(Object.fromEntries(after))}`);
 check(leaked.length === 0, `no socket, server or timer left after unsubscribe and close (${leaked.map(([k, v]) => `${k}×${v}`).join(', ') || 'none'})`);
 console.log(`soak: ${failures.length === 0 ? 'PASSED' : `FAILED (${failures.length})`} in ${((Date.now() - started) / 1000).toFixed(0)} s`);

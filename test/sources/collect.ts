@@ -14,16 +14,21 @@ export function summarize(e: RawEvent<KubeObject>): string {
       return `DONE(${e.resourceVersion})`;
     case 'BOOKMARK':
       return `BOOKMARK(${e.resourceVersion}${e.initialEventsEnd ? ',end' : ''})`;
+    case 'STATUS':
+      return `STATUS(${e.status.type})`;
     default:
       return `${e.type}(${e.object.metadata?.name}@${e.object.metadata?.resourceVersion})`;
   }
 }
 
-/** Subscribes at the current virtual time, records `"<frame> <summary>"`, unsubscribes at `until`. */
-export function collect(ts: TestScheduler, source: Observable<RawEvent<KubeObject>>, until: number): string[] {
+/**
+ * Subscribes at the current virtual time, records `"<frame> <summary>"`, unsubscribes at `until`.
+ * In-band `STATUS` events are left out (tests read statuses from `onStatus`) unless `statuses`.
+ */
+export function collect(ts: TestScheduler, source: Observable<RawEvent<KubeObject>>, until: number, statuses = false): string[] {
   const out: string[] = [];
   const sub = source.subscribe({
-    next: (e) => out.push(`${ts.now()} ${summarize(e)}`),
+    next: (e) => (statuses || e.type !== 'STATUS') && out.push(`${ts.now()} ${summarize(e)}`),
     error: (e: Error) => out.push(`${ts.now()} error ${e.name}: ${e.message}`),
     complete: () => out.push(`${ts.now()} complete`),
   });

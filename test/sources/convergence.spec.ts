@@ -1,4 +1,5 @@
 import test from 'ava';
+import { tap } from 'rxjs';
 import { informer } from '../../src/informer/informer.js';
 import { listWatch } from '../../src/sources/listWatch.js';
 import { byNamespace } from '../../src/store/indexFunc.js';
@@ -7,7 +8,7 @@ import { metaNamespaceKey } from '../../src/store/keyFunc.js';
 import type { Notification } from '../../src/store/notification.js';
 import type { Snapshot } from '../../src/store/snapshot.js';
 import { createTestApiServer, type TestApiServer } from '../../src/testServer/index.js';
-import { fastBackoff, until, sleep } from './httpHarness.js';
+import { fastBackoff, until } from './httpHarness.js';
 
 /** Replays notifications from empty: what a consumer that only listens to changes$ would hold. */
 function replay(changes: readonly Notification<KubeObject>[]): Map<string, string> {
@@ -38,9 +39,16 @@ test('an informer over listWatch converges to the server state after every fault
   const server = await createTestApiServer({ bookmarkIntervalMs: 50 });
   try {
     server.seed('configmaps', Array.from({ length: 50 }, (_, i) => ({ metadata: { name: `seed-${i}`, namespace: 'default' } })));
-    const configMaps = informer(listWatch(server.kubeConfig, { version: 'v1', plural: 'configmaps' }, { pageSize: 7, backoff: fastBackoff }), {
+    let bookmarks = 0;
+    const source = listWatch(server.kubeConfig, { version: 'v1', plural: 'configmaps' }, { pageSize: 7, backoff: fastBackoff });
+    const configMaps = informer(source.pipe(tap((e) => e.type === 'BOOKMARK' && bookmarks++)), {
       indexers: { namespace: byNamespace },
     });
+    // A watch that delivered an event is not "very short" when it breaks (R7/R8): wait for one.
+    const aBookmark = async (): Promise<void> => {
+      const seen = bookmarks;
+      await until(() => bookmarks > seen, 'a bookmark on the open watch');
+    };
     const changes: Notification<KubeObject>[] = [];
     const errors: unknown[] = [];
     const subscription = configMaps.changes$.subscribe({ next: (c) => changes.push(c), error: (e) => errors.push(e) });
@@ -58,7 +66,7 @@ test('an informer over listWatch converges to the server state after every fault
       server.closeWatches();
       churn(server);
       await converged('a clean close');
-      await sleep(120);
+      await aBookmark();
       server.breakWatches({ reset: true });
       churn(server);
       await converged('a reset mid-line');
@@ -81,7 +89,7 @@ test('an informer over listWatch converges to the server state after every fault
       server.failNext({ status: 410, verbs: ['list'] });
       server.emitMalformedLine();
       await converged('a 410 on the relist');
-      await sleep(120);
+      await aBookmark();
       await server.refuseConnections(100);
       churn(server);
       await converged('refused connections');

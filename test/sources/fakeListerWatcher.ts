@@ -69,5 +69,7 @@ export function statusSummary(s: ListWatchStatus): string {
       return `RELISTING(${s.reason})`;
     case 'ERROR':
       return `ERROR(${s.error instanceof TransportError ? `TransportError:${s.error.reason}` : s.error.name}${s.permanent ? ',permanent' : ''})`;
+    case 'FAILED':
+      return `FAILED(${s.error.name})`;
   }
 }

@@ -45,7 +45,7 @@ export function start(
       config.onStatus?.(s);
     },
   }).subscribe({
-    next: (e) => events.push(e),
+    next: (e) => e.type !== 'STATUS' && events.push(e), // statuses are recorded from onStatus
     error: (e: Error) => {
       run.error = e;
     },
@@ -56,13 +56,5 @@ export function start(
   return Object.assign(run, { subscription }) as Run;
 }
 
-/** Polls `condition` every 5 ms; rejects with `what` after `timeoutMs`. */
-export async function until(condition: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
+export { until } from '../helpers/until.js';
 
-export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));

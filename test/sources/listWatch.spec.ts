@@ -3,10 +3,11 @@ import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { KubeConfig } from '@kubernetes/client-node';
+import { asyncScheduler, type SchedulerLike } from 'rxjs';
 import { KubeApiError, TransportError } from '../../src/errors.js';
 import { listWatch } from '../../src/sources/listWatch.js';
 import { createTestApiServer, type RequestLogEntry, type TestApiServer } from '../../src/testServer/index.js';
-import { start, until, sleep } from './httpHarness.js';
+import { start, until } from './httpHarness.js';
 import { startTlsProxy, tlsCert, tlsKey } from './tlsProxy.js';
 
 const configmaps = { version: 'v1', plural: 'configmaps' } as const;
@@ -148,7 +149,7 @@ test('unsubscribing during a backoff closes the idle keep-alive connection', (t)
     server.failNext({ status: 500, verbs: ['list'], count: 1, match: (r) => r.query['continue'] !== undefined });
     const run = start(server, configmaps, { pageSize: 2, backoff: { initialDelay: 2_000, maxDelay: 2_000 } });
     await until(() => run.statuses.some((s) => s.type === 'ERROR'), 'the failed page');
-    await sleep(20);
+    await until(() => server.connections.open === 1, 'the idle pooled connection');
     t.is(server.connections.open, 1, 'the idle pooled connection');
     run.subscription.unsubscribe();
     await until(() => server.connections.open === 0, 'no open connection');
@@ -193,8 +194,9 @@ test('410 on LIST → immediate relist with RV "" (no backoff)', (t) =>
     server.create('configmaps', cm('a'));
     server.failNext({ status: 410, verbs: ['list'] });
     const run = start(server, configmaps, { backoff: { initialDelay: 60_000 } });
-    await until(() => run.events.some((e) => e.type === 'LIST_DONE'), 'LIST_DONE', 2000);
+    await until(() => run.events.some((e) => e.type === 'LIST_DONE'), 'LIST_DONE');
     run.subscription.unsubscribe();
+    t.false(run.statuses.some((s) => s.type === 'BACKING_OFF'), 'relisted at once: no backoff (it would have been a minute)');
     t.deepEqual(lists(server).map((r) => r.query['resourceVersion']), ['0', undefined]);
     t.deepEqual(run.summary(), ['LIST_START', 'LIST_START', 'PAGE1(a)', `DONE(${server.resourceVersion})`]);
   }));
@@ -228,8 +230,9 @@ test('"too large resource version" (504) on LIST → immediate relist with RV ""
   withServer(async (server) => {
     server.failNext({ status: 504, verbs: ['list'], message: 'Too large resource version: 99, current: 1' });
     const run = start(server, configmaps, { backoff: { initialDelay: 60_000 } });
-    await until(() => run.events.some((e) => e.type === 'LIST_DONE'), 'LIST_DONE', 2000);
+    await until(() => run.events.some((e) => e.type === 'LIST_DONE'), 'LIST_DONE');
     run.subscription.unsubscribe();
+    t.false(run.statuses.some((s) => s.type === 'BACKING_OFF'), 'relisted at once: no backoff');
     t.deepEqual(lists(server).map((r) => [r.query['resourceVersion'], r.status]), [
       ['0', 504],
       [undefined, 200],
@@ -254,7 +257,10 @@ test('R7 over HTTP: a watch closed cleanly after events → re-watch from the la
 
 test('R8 over HTTP: a very short watch (closed at once, no events) → TransportError (veryShortWatch), backoff, relist', (t) =>
   withServer(async (server) => {
-    const run = start(server, configmaps);
+    // The reflector measures a watch on its scheduler's clock: a frozen clock makes "closed within
+    // 1 s" hold however slowly a loaded machine gets from the open to the close. Timers still run.
+    const frozen: SchedulerLike = { now: () => 0, schedule: asyncScheduler.schedule.bind(asyncScheduler) as SchedulerLike['schedule'] };
+    const run = start(server, configmaps, { scheduler: frozen });
     await server.waitForWatches(1);
     server.closeWatches();
     await until(() => lists(server).length === 2 && server.openWatchCount === 1, 'relist and watch');
@@ -354,7 +360,7 @@ test('Retry-After: 1 s on a 429 delays the next watch by one second', (t) =>
   withServer(async (server) => {
     server.failNext({ status: 429, verbs: ['watch'], count: 1, retryAfterSeconds: 1 });
     const run = start(server, configmaps);
-    await server.waitForWatches(1, 4000);
+    await server.waitForWatches(1);
     run.subscription.unsubscribe();
     const [first, second] = watches(server);
     t.true(second!.startedAt - first!.startedAt >= 990, `${second!.startedAt - first!.startedAt} ms`);
@@ -400,7 +406,7 @@ test('401 → credentials are reloaded from the KubeConfig and the request retri
   withServer(async (server) => {
     const run = start(server, configmaps, { backoff: { initialDelay: 400, maxDelay: 400, jitter: 0 } });
     await server.waitForWatches(1);
-    await sleep(150); // bookmarks arrive: the watch closed below is not "very short"
+    await until(() => run.events.some((e) => e.type === 'BOOKMARK'), 'a bookmark: the watch closed below is not "very short"');
     server.setToken('t2'); // the server rotates the token; the KubeConfig still says t1
     server.closeWatches();
     await until(() => server.requests.some((r) => r.status === 401), 'the 401');
@@ -445,6 +451,31 @@ test('404 for an unknown resource names it', (t) =>
     const fatal = start(server, { group: 'example.com', version: 'v1', plural: 'gadgets' }, { fatalErrors: 'permanent' });
     await until(() => fatal.error !== undefined, 'the error');
     t.regex(fatal.error!.message, /^\[informer\] cannot list gadgets\.example\.com: not found/);
+  }));
+
+test('item 5: an invalid label or field selector (400) fails fast with the server message: one LIST, no retry', (t) =>
+  withServer(async (server) => {
+    for (const [config, code] of [
+      [{ labelSelector: 'a in (b' }, 400],
+      [{ fieldSelector: 'spec.unknownField=x' }, 400],
+    ] as const) {
+      const before = lists(server).length;
+      const run = start(server, configmaps, config);
+      await until(() => run.error !== undefined, `the error for ${JSON.stringify(config)}`);
+      const error = run.error as KubeApiError;
+      t.true(error instanceof KubeApiError && error.code === code, JSON.stringify(config));
+      t.regex(error.message, /^\[informer\] cannot list configmaps: (bad request|HTTP 400) \(.+\)$/, 'the server says what is wrong');
+      t.deepEqual(run.statuses.map((s) => s.type), ['LISTING', 'ERROR', 'FAILED']);
+      t.true(run.statuses[1]?.type === 'ERROR' && run.statuses[1].permanent, 'reported as permanent');
+      t.is(lists(server).length - before, 1, 'not retried');
+    }
+    // fatalErrors: 'never' keeps retrying it, slowly, for whoever wants that.
+    const patient = start(server, configmaps, { labelSelector: 'a in (b', fatalErrors: 'never' });
+    await until(() => patient.statuses.filter((s) => s.type === 'RELISTING').length >= 1, 'a retry');
+    patient.subscription.unsubscribe();
+    t.is(patient.error, undefined);
+    const backoff = patient.statuses.find((s) => s.type === 'BACKING_OFF');
+    t.true(backoff?.type === 'BACKING_OFF' && backoff.delay >= 80, 'at the slow end of the backoff');
   }));
 
 test('metadataOnly: PartialObjectMetadata(List) Accept on list and watch, objects without data', (t) =>
@@ -551,9 +582,10 @@ test('connection refused → backoff and re-watch without relist', (t) =>
   withServer(async (server) => {
     const run = start(server, configmaps);
     await server.waitForWatches(1);
-    await sleep(250); // a few bookmarks: the broken watch is not "very short"
-    await server.refuseConnections(200);
-    await server.waitForWatches(1, 4000);
+    await until(() => run.events.some((e) => e.type === 'BOOKMARK'), 'a bookmark: the broken watch is not "very short"');
+    const refused = () => run.errors().some((e) => e.name === 'TransportError' && (e as { code?: string }).code === 'ECONNREFUSED');
+    await server.refuseConnections(until(refused, 'a refused re-watch')); // refused until the client has seen it
+    await server.waitForWatches(1);
     run.subscription.unsubscribe();
     t.is(lists(server).length, 1);
     t.true(run.errors().some((e) => e.name === 'TransportError' && (e as { code?: string }).code === 'ECONNREFUSED'));
@@ -565,7 +597,7 @@ test('idle watchdog: no byte for idleTimeout → abort and re-watch from the las
     const run = start(server, configmaps, { idleTimeout: 400 });
     await server.waitForWatches(1);
     const first = watches(server)[0]!;
-    await until(() => watches(server).some((r) => r.id > first.id), 'the next watch', 3000);
+    await until(() => watches(server).some((r) => r.id > first.id), 'the next watch');
     run.subscription.unsubscribe();
     const next = watches(server).find((r) => r.id > first.id)!;
     // No relist between the stalled watch and the next one (a slow LIST under load may stall too).
@@ -604,18 +636,30 @@ test('unsubscribe aborts the open watch; an aborted signal completes the Observa
   }));
 
 test('a process that unsubscribes exits by itself (no sockets or timers left)', async (t) => {
+  t.timeout(90_000);
   const script = fileURLToPath(new URL('./exitsByItself.fixture.ts', import.meta.url));
   const child = spawn(process.execPath, ['--import=tsx', script], { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
-  child.stdout.on('data', (d: Buffer) => (output += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+  // Starting tsx and client-node takes seconds on a loaded machine: up to 60 s to get to the
+  // unsubscribe, then 10 s to exit — the part this test is about.
   const code = await new Promise<number | null>((resolve) => {
-    const timer = setTimeout(() => {
+    const kill = (): void => {
       child.kill('SIGKILL');
       resolve(-1);
-    }, 10_000);
+    };
+    let guard = setTimeout(kill, 60_000);
+    const read = (d: Buffer): void => {
+      const before = output;
+      output += d.toString();
+      if (!/unsubscribed/.test(before) && /unsubscribed/.test(output)) {
+        clearTimeout(guard);
+        guard = setTimeout(kill, 10_000);
+      }
+    };
+    child.stdout.on('data', read);
+    child.stderr.on('data', read);
     child.on('exit', (c) => {
-      clearTimeout(timer);
+      clearTimeout(guard);
       resolve(c);
     });
   });

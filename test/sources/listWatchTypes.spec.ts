@@ -15,8 +15,8 @@ void typed;
 void (() => listWatch(kc, { version: 'v1' }));
 // @ts-expect-error the transform keeps the object type
 void (() => listWatch<V1ConfigMap>(kc, { apiVersion: 'v1', kind: 'ConfigMap' }, { transform: (o: V1ConfigMap) => o.data }));
-// @ts-expect-error fatalErrors is 'transient' | 'permanent'
-void (() => listWatch(kc, { apiVersion: 'v1', kind: 'ConfigMap' }, { fatalErrors: 'never' }));
+// @ts-expect-error fatalErrors is 'transient' | 'permanent' | 'never'
+void (() => listWatch(kc, { apiVersion: 'v1', kind: 'ConfigMap' }, { fatalErrors: 'always' }));
 void (() =>
   listWatch(kc, { version: 'v1', plural: 'pods' }, {
     onStatus: (s) => {

@@ -144,7 +144,6 @@ export function configMap(namespace: string, name: string, labels?: Record<strin
   return { metadata: { name, namespace, ...(labels ? { labels } : {}) }, data };
 }
 
-export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /** Runs `run` against a fresh test API server, closing it afterwards whatever happens. */
 export async function withServer(run: (server: TestApiServer) => Promise<void>, config: TestApiServerConfig = {}): Promise<void> {

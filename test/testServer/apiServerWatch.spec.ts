@@ -1,6 +1,7 @@
 import test from 'ava';
 import { initialEventsEndAnnotation } from '../../src/testServer/index.js';
-import { configMap, openWatch, sleep, withServer } from './apiServerClient.js';
+import { until } from '../helpers/until.js';
+import { configMap, openWatch, withServer } from './apiServerClient.js';
 
 
 const summary = (events: readonly { type: string; object: any }[]) =>
@@ -24,8 +25,9 @@ test('WATCH from an RV replays the change log, then goes live; objects carry kin
     t.is(events[0]!.object.kind, 'ConfigMap');
     t.is(events[0]!.object.apiVersion, 'v1');
     t.is(events[2]!.object.data.k, 'v', 'DELETED carries the final object');
-    await sleep(30);
-    t.is(watch.events.length, 3, 'events of other namespaces are not sent');
+    // Events come in order: once one made after the other namespace's arrives, that one was not sent.
+    server.create('configmaps', configMap('a', 'marker'));
+    t.deepEqual(summary((await watch.waitFor(4)).slice(3)).map((s) => s.split('@')[0]), ['ADDED marker'], 'events of other namespaces are not sent');
     watch.close();
   });
 });
@@ -97,7 +99,7 @@ test('bookmarks on the cadence and before timeoutSeconds ends; the stream then c
       t.is(await watch.ended, 'end');
       // Timers never fire early: the stream lasted at least timeoutSeconds from the request's arrival.
       const lasted = Date.now() - server.requests[0]!.startedAt;
-      t.true(lasted >= 990 && lasted < 5000, `closed after ${lasted} ms`);
+      t.true(lasted >= 990 && lasted < 30_000, `closed after ${lasted} ms`);
       t.is(watch.events.filter((e) => e.type === 'ADDED').length, 1);
       const bookmarks = watch.events.filter((e) => e.type === 'BOOKMARK');
       t.true(bookmarks.length >= 2, `${bookmarks.length} bookmarks: the cadence (250 ms) and the one before the end`);
@@ -141,8 +143,9 @@ test('selectors filter watches; objects entering the selection arrive as ADDED, 
     const left = events[2]!.object;
     t.is(left.metadata.labels.app, 'web', 'the DELETED of an object leaving the selection carries its previous state');
     t.is(left.metadata.resourceVersion, String(Number(events[1]!.object.metadata.resourceVersion) + 1), '…at the new RV');
-    await sleep(30);
-    t.is(watch.events.length, 4);
+    // Nothing else was sent before an event made after all of them (events come in order).
+    server.create('configmaps', configMap('a', 'marker', { app: 'web' }));
+    t.deepEqual(summary((await watch.waitFor(5)).slice(4)).map((s) => s.split('@')[0]), ['ADDED marker']);
     watch.close();
     const byField = await openWatch(`${server.url}/api/v1/configmaps?watch=true&fieldSelector=metadata.name%3Done`);
     t.deepEqual(summary(await byField.waitFor(1)).map((s) => s.split('@')[0]), ['ADDED one']);
@@ -185,14 +188,12 @@ test('metadata-only watch sends PartialObjectMetadata objects', async (t) => {
 test('a watch survives thousands of events per second and a closed client is unregistered', async (t) => {
   await withServer(async (server) => {
     const watch = await openWatch(`${server.url}/api/v1/configmaps?watch=true&resourceVersion=${server.resourceVersion}`);
-    const started = Date.now();
     for (let i = 0; i < 5000; i++) server.create('configmaps', configMap('a', `cm-${i}`));
-    const events = await watch.waitFor(5000, 10_000);
-    t.true(Date.now() - started < 8000, `${Date.now() - started} ms for 5000 events`);
+    const events = await watch.waitFor(5000, 30_000);
     t.is(events[4999]!.object.metadata.name, 'cm-4999');
     t.is(server.openWatchCount, 1);
     watch.close();
-    await sleep(50);
+    await until(() => server.openWatchCount === 0, 'the closed watch unregistered');
     t.is(server.openWatchCount, 0);
   });
 });

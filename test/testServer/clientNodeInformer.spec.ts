@@ -5,15 +5,9 @@
 import test from 'ava';
 import { CoreV1Api, makeInformer, type V1ConfigMap } from '@kubernetes/client-node';
 import { createTestApiServer } from '../../src/testServer/index.js';
+import { until } from '../helpers/until.js';
 import { configMap } from './apiServerClient.js';
 
-async function until(check: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 test('client-node makeInformer sees adds, updates and deletes, and relists after an in-stream 410', async (t) => {
   const server = await createTestApiServer();

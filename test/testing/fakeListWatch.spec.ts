@@ -7,6 +7,7 @@ const summary = (e: RawEvent<ConfigMapObject>) =>
   e.type === 'LIST_PAGE' ? `PAGE ${e.items.map((o) => `${o.metadata.name}@${o.metadata.resourceVersion}`).join(',')}`
   : e.type === 'LIST_DONE' || e.type === 'BOOKMARK' ? `${e.type} ${e.resourceVersion}`
   : e.type === 'LIST_START' ? e.type
+  : e.type === 'STATUS' ? `STATUS ${e.status.type}`
   : `${e.type} ${e.object.metadata.name}@${e.object.metadata.resourceVersion}`;
 
 test('a subscriber gets a list of the current state, then live changes with increasing resourceVersions', (t) => {

@@ -25,7 +25,7 @@ declare const raw$: Observable<RawEvent<PodObject>>;
 declare function expectType<T>(value: T): void;
 
 // The chain composes with plain pipe() and keeps the object type.
-const updates$ = raw$.pipe(toDeltas(), bufferByKey(), dedupDeltas(), resync(1000), indexReducer({ indexers: { node: (p: PodObject) => [p.spec.nodeName ?? ''] } }));
+const updates$ = raw$.pipe(toDeltas(), resync(1000), bufferByKey(), dedupDeltas(), indexReducer({ indexers: { node: (p: PodObject) => [p.spec.nodeName ?? ''] } }));
 expectType<Observable<StoreUpdate<PodObject>>>(updates$);
 expectType<Observable<DeltaEvent<PodObject>>>(raw$.pipe(toDeltas()));
 expectType<Observable<DeltaBatch<PodObject>>>(raw$.pipe(toDeltas(), bufferByKey()));

@@ -37,6 +37,24 @@ export function httpListerWatcher<T = KubeObject>(
   resource: ListWatchResource,
   config: Pick<ListWatchConfig<T>, 'labelSelector' | 'fieldSelector' | 'metadataOnly' | 'maxLineBytes'> = {},
 ): ListerWatcher<T> {
+  return createHttpListerWatcher(kubeConfig, resource, config, {});
+}
+
+/** @internal What a caller learns about the collection as requests answer (the informer factory uses it to recognise one collection named two ways). */
+export interface CollectionHooks {
+  /** Discovery resolved an `{ apiVersion, kind }`: its group, version and plural. */
+  readonly onResolved?: (resource: { readonly group: string; readonly version: string; readonly plural: string }) => void;
+  /** A list response named the collection's kind (`<Kind>List`), with its apiVersion. */
+  readonly onKind?: (apiVersion: string, kind: string) => void;
+}
+
+/** @internal {@link httpListerWatcher} with {@link CollectionHooks}. */
+export function createHttpListerWatcher<T = KubeObject>(
+  kubeConfig: KubeConfig,
+  resource: ListWatchResource,
+  config: Pick<ListWatchConfig<T>, 'labelSelector' | 'fieldSelector' | 'metadataOnly' | 'maxLineBytes'>,
+  hooks: CollectionHooks,
+): ListerWatcher<T> {
   checkKubeConfig(kubeConfig);
   validateResource(resource);
   const maxLineBytes = config.maxLineBytes ?? 16 * 1024 * 1024;
@@ -47,9 +65,16 @@ export function httpListerWatcher<T = KubeObject>(
   // R6: watch objects of another kind are dropped. Known up front for { apiVersion, kind } and
   // metadata-only; otherwise learned from the list response.
   let expectedKind: string | undefined = config.metadataOnly ? 'PartialObjectMetadata' : 'kind' in resource ? resource.kind : undefined;
+  let kindTold = false;
   const learnKind = (body: unknown): ListResponse<T> => {
-    const kind = (body as { kind?: unknown } | null)?.kind;
-    if (expectedKind === undefined && typeof kind === 'string' && kind.endsWith('List')) expectedKind = kind.slice(0, -4);
+    const { kind, apiVersion } = (body ?? {}) as { kind?: unknown; apiVersion?: unknown };
+    if (typeof kind === 'string' && kind.endsWith('List') && kind !== 'PartialObjectMetadataList') {
+      if (expectedKind === undefined) expectedKind = kind.slice(0, -4);
+      if (!kindTold && typeof apiVersion === 'string') {
+        kindTold = true;
+        hooks.onKind?.(apiVersion, kind.slice(0, -4));
+      }
+    }
     return toListResponse<T>(body);
   };
   let resolved: ResolvedResource | undefined = resolveStatically(resource);
@@ -59,6 +84,7 @@ export function httpListerWatcher<T = KubeObject>(
       : resolveByDiscovery(context, resource as ListWatchResource & { apiVersion: string; kind: string }).pipe(
           tap((r) => {
             resolved = r;
+            hooks.onResolved?.(r);
           }),
         );
 

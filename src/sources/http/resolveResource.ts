@@ -6,6 +6,10 @@ import type { RequestContext } from './requestContext.js';
 
 /** A resource with its collection path (`/api/v1/namespaces/x/configmaps`) and a display name for errors. */
 export interface ResolvedResource {
+  /** `""` for the core group. */
+  readonly group: string;
+  readonly version: string;
+  readonly plural: string;
   readonly path: string;
   /** `configmaps`, or `widgets.example.com` outside the core group. */
   readonly name: string;
@@ -16,7 +20,7 @@ export interface ResolvedResource {
 export function collectionPath(group: string, version: string, plural: string, namespace: string | undefined): ResolvedResource {
   const root = group === '' ? `/api/${version}` : `/apis/${group}/${version}`;
   const ns = namespace ? `/namespaces/${encodeURIComponent(namespace)}` : '';
-  return { path: `${root}${ns}/${plural}`, name: group === '' ? plural : `${plural}.${group}`, namespace: namespace || undefined };
+  return { group, version, plural, path: `${root}${ns}/${plural}`, name: group === '' ? plural : `${plural}.${group}`, namespace: namespace || undefined };
 }
 
 /** Without I/O when possible (group/version/plural, or a built-in kind); `undefined` when discovery is needed. */

@@ -26,9 +26,27 @@ export function isRetriableWatchError(error: unknown): boolean {
   return error instanceof TransportError && error.code === 'ECONNREFUSED';
 }
 
-/** 403 and 404: reported, retried slowly, or fatal on request. */
+/**
+ * Errors that retrying will not fix soon: 403 and 404 (RBAC or a CRD may still change) and an
+ * invalid request (400, 422). Reported with `permanent: true`; retried at the slow end of the
+ * backoff unless they are fatal ({@link isFatal}).
+ */
 export function isPermanent(error: unknown): boolean {
-  return error instanceof KubeApiError && (error.code === 403 || error.code === 404);
+  return error instanceof KubeApiError && (error.code === 403 || error.code === 404 || isInvalidRequest(error));
+}
+
+/** 400 and 422: the server refused the request itself (a selector that does not parse, bad list options). The same request can never succeed. */
+export function isInvalidRequest(error: unknown): boolean {
+  return error instanceof KubeApiError && (error.code === 400 || error.code === 422);
+}
+
+/**
+ * Whether an error that ended a cycle ends the source: an invalid request unless `fatalErrors` is
+ * `'never'`; 403 and 404 with `'permanent'`.
+ */
+export function isFatal(error: unknown, fatalErrors: 'transient' | 'permanent' | 'never'): boolean {
+  if (fatalErrors === 'never') return false;
+  return isInvalidRequest(error) || (fatalErrors === 'permanent' && isPermanent(error));
 }
 
 /** Milliseconds to wait as the server asked, if it did. */

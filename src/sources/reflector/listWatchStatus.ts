@@ -1,14 +1,17 @@
 /** What a reflector reports on `onStatus` while it lists, watches, backs off and relists: the public status union. */
 /**
- * What a List+Watch source is doing, delivered to `onStatus` (see {@link ReflectorConfig.onStatus}).
- * Errors never kill the source (unless `fatalErrors: 'permanent'`): they show up here as `ERROR`,
- * followed by `BACKING_OFF` and then `RELISTING` or `WATCHING` again.
+ * What a List+Watch source is doing, delivered to `onStatus` (see {@link ReflectorConfig.onStatus}),
+ * in band as `STATUS` raw events, and on an informer's `status$`. Errors never kill the source
+ * unless no retry can fix them (see `fatalErrors`): they show up here as `ERROR`, followed by
+ * `BACKING_OFF` and then `RELISTING` or `WATCHING` again. A source that gives up ends with
+ * `FAILED`, then errors.
  *
  * ```text
  * LISTING(page 0) LISTING(page 1) … WATCHING  ERROR BACKING_OFF RELISTING LISTING … WATCHING
+ *                                             ERROR(permanent) FAILED ✕
  * ```
  */
-export type ListWatchStatus = ListingStatus | WatchingStatus | BackingOffStatus | RelistingStatus | ErrorStatus;
+export type ListWatchStatus = ListingStatus | WatchingStatus | BackingOffStatus | RelistingStatus | ErrorStatus | FailedStatus;
 
 /** A list is running; emitted when it starts (`page: 0`) and after every page. @inline */
 export interface ListingStatus {
@@ -63,7 +66,8 @@ export interface RelistingStatus {
 /**
  * Something failed. `error` is a {@link KubeApiError}, a {@link TransportError} (its `reason` says
  * how the transport failed) or a {@link TransformError}; `permanent` is true for 403 and 404
- * (retried slowly, or fatal with `fatalErrors: 'permanent'`).
+ * (retried slowly, or fatal with `fatalErrors: 'permanent'`) and for an invalid request, 400 or
+ * 422 (fatal unless `fatalErrors: 'never'`).
  *
  * @inline
  */
@@ -71,4 +75,16 @@ export interface ErrorStatus {
   readonly type: 'ERROR';
   readonly error: Error;
   readonly permanent: boolean;
+}
+
+/**
+ * The source gave up: `error` ends it (it errors right after this status). The reflector gives up
+ * on an invalid request (400, 422) and, with `fatalErrors: 'permanent'`, on 403 and 404; an
+ * informer also reports this way any error that ends its source, whatever the source.
+ *
+ * @inline
+ */
+export interface FailedStatus {
+  readonly type: 'FAILED';
+  readonly error: Error;
 }

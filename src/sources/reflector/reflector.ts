@@ -33,8 +33,9 @@ import { runReflector } from './reflectorRuntime.js';
  * @param listerWatcher The I/O seam: one list page, one watch.
  * @param config Page size, streaming list, transform, backoff, watchdog, status callback, scheduler,
  * signal; checked now (a `TypeError` for a bad value).
- * @returns A cold Observable of {@link RawEvent}s that errors only on an `onStatus` throw or,
- * with `fatalErrors: 'permanent'`, on 403/404; it completes when `signal` aborts.
+ * @returns A cold Observable of {@link RawEvent}s (statuses in band) that errors only on an
+ * `onStatus` throw, on an invalid request (400/422) or, with `fatalErrors: 'permanent'`, on
+ * 403/404, each time after a `FAILED` status; it completes when `signal` aborts.
  * @see {@link listWatch} for the HTTP version.
  */
 export function reflector<T = KubeObject>(

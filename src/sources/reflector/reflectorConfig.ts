@@ -61,10 +61,13 @@ export interface ReflectorConfig<T> {
   readonly idleTimeout?: number;
   readonly backoff?: BackoffConfig;
   /**
-   * `'transient'` (default): 403 and 404 are reported on `onStatus` and retried at the slow end of
-   * the backoff (RBAC may be fixed, a CRD may appear). `'permanent'`: they error the Observable.
+   * Which errors end the source (a `FAILED` status, then the Observable errors with the server's
+   * message) instead of being retried. `'transient'` (default): only an invalid request — 400 (a
+   * label or field selector that does not parse) or 422 — which no retry can fix; 403 and 404 are
+   * reported and retried at the slow end of the backoff (RBAC may be fixed, a CRD may appear).
+   * `'permanent'`: 403 and 404 too. `'never'`: nothing; invalid requests are retried slowly as well.
    */
-  readonly fatalErrors?: 'transient' | 'permanent';
+  readonly fatalErrors?: 'transient' | 'permanent' | 'never';
   /**
    * Receives every {@link ListWatchStatus}, synchronously, in order with the events. This is how
    * errors are seen without the source dying. A throw errors the Observable. For a stream:
@@ -106,7 +109,7 @@ export interface ResolvedReflectorConfig<T> {
   readonly timeoutSeconds: () => number;
   /** Watchdog limit in ms; default 150 000. */
   readonly idleTimeout: number;
-  readonly fatalErrors: 'transient' | 'permanent';
+  readonly fatalErrors: 'transient' | 'permanent' | 'never';
   readonly backoff: ResolvedBackoffConfig;
   readonly transform: ((object: T) => T) | undefined;
   readonly onStatus: ((status: ListWatchStatus) => void) | undefined;
@@ -127,7 +130,7 @@ export function resolveReflectorConfig<T>(config: ReflectorConfig<T>): ResolvedR
   if (config.idleTimeout !== undefined && !(config.idleTimeout > 0)) {
     throw new TypeError(`[informer] idleTimeout must be > 0 ms, got ${config.idleTimeout}`);
   }
-  oneOf('fatalErrors', config.fatalErrors, ['transient', 'permanent']);
+  oneOf('fatalErrors', config.fatalErrors, ['transient', 'permanent', 'never']);
   oneOf('listSemantic', config.listSemantic, ['any', 'mostRecent']);
   for (const name of ['transform', 'onStatus'] as const) {
     if (config[name] !== undefined && typeof config[name] !== 'function') {

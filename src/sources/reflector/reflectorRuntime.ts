@@ -7,6 +7,7 @@ import type { Observer, Subscriber, Subscription, TeardownLogic } from 'rxjs';
 import { TransformError, TransportError } from '../../errors.js';
 import type { ListerWatcher, ListRequest, ListResponse, WatchRequest } from '../listerWatcher.js';
 import type { RawEvent } from '../rawEvent.js';
+import type { ListWatchStatus } from './listWatchStatus.js';
 import { createBackoff } from './backoff.js';
 import type { ResolvedReflectorConfig } from './reflectorConfig.js';
 import { initialMemory, type BackOffEffect, type ReflectorEffect, type ReflectorInput, type ReflectorState } from './reflectorState.js';
@@ -44,6 +45,12 @@ export function runReflector<T>(
   let state: ReflectorState = { kind: 'idle', memory: initialMemory };
   let timer: Subscription | undefined;
 
+  // Every status goes to onStatus, then in band, so a consumer of the stream alone sees the same sequence.
+  const report = (status: ListWatchStatus): void => {
+    onStatus?.(status);
+    subscriber.next({ type: 'STATUS', status });
+  };
+
   const drive = (input: ReflectorInput<T>): void => {
     const step = reflectorStep(state, input, config);
     state = step.state;
@@ -66,7 +73,7 @@ export function runReflector<T>(
       case 'emit':
         return subscriber.next(effect.event);
       case 'status':
-        return onStatus?.(effect.status);
+        return report(effect.status);
       case 'list':
         return startList(effect.request);
       case 'watch':
@@ -89,7 +96,7 @@ export function runReflector<T>(
 
   const startBackoff = (effect: BackOffEffect): void => {
     const step = effect.slow ? backoff.slow() : backoff.next(effect.retryAfterMs);
-    onStatus?.({ type: 'BACKING_OFF', attempt: step.attempt, delay: step.delay, cause: effect.cause, next: effect.next });
+    report({ type: 'BACKING_OFF', attempt: step.attempt, delay: step.delay, cause: effect.cause, next: effect.next });
     timer?.unsubscribe();
     timer = scheduler.schedule(() => {
       timer = undefined;

@@ -49,7 +49,7 @@ export const initialMemory: ReflectorMemory = { lastSyncRV: '', rvUnavailable: f
  *                                                    +------------+
  *   listing   -- 410 / too-large RV (R3) ------------> listing, at once (RV "", or the full retry)
  *   streaming -- 410 / too-large RV; other error ----> streaming at RV ""; listing, at once (R11)
- *   any       -- 403/404 with fatalErrors 'permanent' -> failed (the Observable errors)
+ *   any       -- 400/422; 403/404 with fatalErrors 'permanent' -> failed (the Observable errors)
  * ```
  */
 export type ReflectorState = IdleState | ListingState | StreamingState | WatchingState | BackingOffState | FailedState;
@@ -105,7 +105,7 @@ export type AfterBackoff =
   | { readonly next: 'relist'; readonly reason: RelistReason; readonly cause?: Error }
   | { readonly next: 'rewatch' };
 
-/** A 403/404 with `fatalErrors: 'permanent'` errored the Observable. Nothing moves it any more. */
+/** An invalid request (400/422), or a 403/404 with `fatalErrors: 'permanent'`, errored the Observable. Nothing moves it any more. */
 export interface FailedState {
   readonly kind: 'failed';
   readonly memory: ReflectorMemory;

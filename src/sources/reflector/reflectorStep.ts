@@ -10,6 +10,7 @@ import type { ListWatchStatus, RelistReason } from './listWatchStatus.js';
 import {
   isCleanWatchEnd,
   isExpired,
+  isFatal,
   isPermanent,
   isRetriableWatchError,
   isStalled,
@@ -206,17 +207,18 @@ function startWatch<T>(memory: ReflectorMemory, config: StepConfig, out: Effects
   return { kind: 'watching', memory, resourceVersion: request.resourceVersion };
 }
 
-/** R8: the cycle ended with an error: report it, then back off and relist — or fail on a fatal 403/404. */
+/** R8: the cycle ended with an error: report it, then back off and relist — or fail on a fatal one (an invalid request; 403/404 on request). */
 function cycleFailed<T>(memory: ReflectorMemory, error: unknown, reason: RelistReason, config: StepConfig, out: Effects<T>): ReflectorState {
   const cause = reportError(out, error);
-  if (isPermanent(cause) && config.fatalErrors === 'permanent') {
+  if (isFatal(cause, config.fatalErrors)) {
+    status(out, { type: 'FAILED', error: cause }); // the last status: the Observable errors next
     out.push({ type: 'fail', error: cause });
     return { kind: 'failed', memory, error: cause };
   }
   return backOff(memory, cause, { next: 'relist', reason, cause }, out);
 }
 
-/** R10: wait (slow for 403/404, Retry-After when given), then `then`. */
+/** R10: wait (slow for 400/403/404/422, Retry-After when given), then `then`. */
 function backOff<T>(memory: ReflectorMemory, cause: Error, then: AfterBackoff, out: Effects<T>): BackingOffState {
   out.push({ type: 'backOff', cause, next: then.next, slow: isPermanent(cause), retryAfterMs: retryAfterMs(cause) });
   return { kind: 'backingOff', memory, then };

@@ -444,6 +444,25 @@ test('404 with fatalErrors: "permanent" errors the Observable', (t) => {
   t.is(o.pending, 0);
 });
 
+test('statuses come in band too, in order with the events and equal to the onStatus calls; a fatal error is preceded by FAILED', (t) => {
+  const ts = new TestScheduler((a, e) => t.deepEqual(a, e));
+  const onStatus: string[] = [];
+  let events: string[] = [];
+  ts.run(({ cold }) => {
+    const { lw } = fakeListerWatcher(ts, [cold<ListResponse<KubeObject>>('-#', {}, apiError('list', 404, 'NotFound'))], []);
+    const source = reflector(lw, { scheduler: ts, fatalErrors: 'permanent', onStatus: (s) => onStatus.push(statusSummary(s)) });
+    events = collect(ts, source, 100, true);
+  });
+  t.deepEqual(events, [
+    '0 LIST_START',
+    '0 STATUS(LISTING)',
+    '1 STATUS(ERROR)',
+    '1 STATUS(FAILED)',
+    '1 error KubeApiError: [informer] cannot list configmaps in namespace ns: not found (NotFound)',
+  ]);
+  t.deepEqual(onStatus, ['LISTING(0,0)', 'ERROR(KubeApiError,permanent)', 'FAILED(KubeApiError)']);
+});
+
 test('R10: backoff stays in [30, 60) s in steady state and resets after 2 min without failures', (t) => {
   const error = apiError('list', 500, 'InternalError');
   const o = scenario(

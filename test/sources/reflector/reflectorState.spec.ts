@@ -26,8 +26,8 @@ type Input = ReflectorInput<KubeObject>;
 type Effect = ReflectorEffect<KubeObject>;
 const reflectorStep = (state: ReflectorState, input: Input, config: Config) => step_<KubeObject>(state, input, config);
 
-const configFor = (streaming: boolean, fatal: boolean): Config =>
-  resolveReflectorConfig<KubeObject>({ timeoutSeconds: 400, streamingList: streaming, ...(fatal ? { fatalErrors: 'permanent' } : {}) });
+const configFor = (streaming: boolean, fatal: boolean | 'never'): Config =>
+  resolveReflectorConfig<KubeObject>({ timeoutSeconds: 400, streamingList: streaming, ...(fatal ? { fatalErrors: fatal === 'never' ? 'never' : 'permanent' } : {}) });
 
 /* ---------------------------------------------------------------- inputs */
 
@@ -94,8 +94,8 @@ type PhaseName = keyof typeof phases;
 interface ErrorClass {
   /** `undefined`: the server closed the watch. */
   readonly error: unknown;
-  /** Run with `fatalErrors: 'permanent'`. */
-  readonly fatal?: boolean;
+  /** Run with `fatalErrors: 'permanent'` (true) or `'never'`. */
+  readonly fatal?: boolean | 'never';
   /** How the watch went, instead of the phase's. */
   readonly watch?: { readonly events: number; readonly durationMs: number };
 }
@@ -116,6 +116,11 @@ const errorClasses = {
   '403 fatal': { error: apiError('list', 403, 'Forbidden'), fatal: true },
   '404': { error: apiError('list', 404, 'NotFound') },
   '404 fatal': { error: apiError('list', 404, 'NotFound'), fatal: true },
+  // An invalid request (a selector that does not parse, a bad combination of list options) cannot
+  // succeed however often it is retried: fatal by default; `fatalErrors: 'never'` retries it slowly.
+  '400': { error: apiError('list', 400, 'BadRequest') },
+  '422': { error: apiError('list', 422, 'Invalid') },
+  '400 never': { error: apiError('list', 400, 'BadRequest'), fatal: 'never' },
   'ECONNREFUSED': { error: new TransportError('watch', 'connect ECONNREFUSED 127.0.0.1:1', { code: 'ECONNREFUSED' }) },
   'ECONNRESET': { error: new TransportError('watch', 'socket hang up', { code: 'ECONNRESET' }) },
   'stalled': { error: stalledError('watch', 150_000) },
@@ -157,9 +162,12 @@ const rows: readonly Row[] = [
   ['list "0"',       '500',              `ERROR(500) BACKOFF(relist) → RELISTING(listError) START ${L0}`,           '""'],
   ['list "0"',       '401',              `ERROR(401) BACKOFF(relist) → RELISTING(listError) START ${L0}`,           '""'],
   ['list "0"',       '403',              `ERROR(403) BACKOFF(relist,slow) → RELISTING(listError) START ${L0}`,      '""'],
-  ['list "0"',       '403 fatal',        'ERROR(403) FAIL',                                                         '""'],
+  ['list "0"',       '403 fatal',        'ERROR(403) FAILED FAIL',                                                  '""'],
   ['list "0"',       '404',              `ERROR(404) BACKOFF(relist,slow) → RELISTING(listError) START ${L0}`,      '""'],
-  ['list "0"',       '404 fatal',        'ERROR(404) FAIL',                                                         '""'],
+  ['list "0"',       '404 fatal',        'ERROR(404) FAILED FAIL',                                                  '""'],
+  ['list "0"',       '400',              'ERROR(400) FAILED FAIL',                                                  '""'],
+  ['list "0"',       '422',              'ERROR(422) FAILED FAIL',                                                  '""'],
+  ['list "0"',       '400 never',        `ERROR(400) BACKOFF(relist,slow) → RELISTING(listError) START ${L0}`,      '""'],
   ['list "0"',       'ECONNREFUSED',     `ERROR(network) BACKOFF(relist) → RELISTING(listError) START ${L0}`,       '""'],
   ['list "0"',       'ECONNRESET',       `ERROR(network) BACKOFF(relist) → RELISTING(listError) START ${L0}`,       '""'],
   ['list "0"',       'stalled',          `ERROR(stalled) BACKOFF(relist) → RELISTING(listError) START ${L0}`,       '""'],
@@ -178,9 +186,12 @@ const rows: readonly Row[] = [
   ['list ""',        '500',              `ERROR(500) BACKOFF(relist) → RELISTING(listError) START ${LE}`,           '"" unavailable'],
   ['list ""',        '401',              `ERROR(401) BACKOFF(relist) → RELISTING(listError) START ${LE}`,           '"" unavailable'],
   ['list ""',        '403',              `ERROR(403) BACKOFF(relist,slow) → RELISTING(listError) START ${LE}`,      '"" unavailable'],
-  ['list ""',        '403 fatal',        'ERROR(403) FAIL',                                                         '"" unavailable'],
+  ['list ""',        '403 fatal',        'ERROR(403) FAILED FAIL',                                                  '"" unavailable'],
   ['list ""',        '404',              `ERROR(404) BACKOFF(relist,slow) → RELISTING(listError) START ${LE}`,      '"" unavailable'],
-  ['list ""',        '404 fatal',        'ERROR(404) FAIL',                                                         '"" unavailable'],
+  ['list ""',        '404 fatal',        'ERROR(404) FAILED FAIL',                                                  '"" unavailable'],
+  ['list ""',        '400',              'ERROR(400) FAILED FAIL',                                                  '"" unavailable'],
+  ['list ""',        '422',              'ERROR(422) FAILED FAIL',                                                  '"" unavailable'],
+  ['list ""',        '400 never',        `ERROR(400) BACKOFF(relist,slow) → RELISTING(listError) START ${LE}`,      '"" unavailable'],
   ['list ""',        'ECONNREFUSED',     `ERROR(network) BACKOFF(relist) → RELISTING(listError) START ${LE}`,       '"" unavailable'],
   ['list ""',        'ECONNRESET',       `ERROR(network) BACKOFF(relist) → RELISTING(listError) START ${LE}`,       '"" unavailable'],
   ['list ""',        'stalled',          `ERROR(stalled) BACKOFF(relist) → RELISTING(listError) START ${LE}`,       '"" unavailable'],
@@ -198,9 +209,12 @@ const rows: readonly Row[] = [
   ['relist "10"',    '500',              `ERROR(500) BACKOFF(relist) → RELISTING(listError) START ${L10}`,          '"10"'],
   ['relist "10"',    '401',              `ERROR(401) BACKOFF(relist) → RELISTING(listError) START ${L10}`,          '"10"'],
   ['relist "10"',    '403',              `ERROR(403) BACKOFF(relist,slow) → RELISTING(listError) START ${L10}`,     '"10"'],
-  ['relist "10"',    '403 fatal',        'ERROR(403) FAIL',                                                         '"10"'],
+  ['relist "10"',    '403 fatal',        'ERROR(403) FAILED FAIL',                                                  '"10"'],
   ['relist "10"',    '404',              `ERROR(404) BACKOFF(relist,slow) → RELISTING(listError) START ${L10}`,     '"10"'],
-  ['relist "10"',    '404 fatal',        'ERROR(404) FAIL',                                                         '"10"'],
+  ['relist "10"',    '404 fatal',        'ERROR(404) FAILED FAIL',                                                  '"10"'],
+  ['relist "10"',    '400',              'ERROR(400) FAILED FAIL',                                                  '"10"'],
+  ['relist "10"',    '422',              'ERROR(422) FAILED FAIL',                                                  '"10"'],
+  ['relist "10"',    '400 never',        `ERROR(400) BACKOFF(relist,slow) → RELISTING(listError) START ${L10}`,     '"10"'],
   ['relist "10"',    'ECONNREFUSED',     `ERROR(network) BACKOFF(relist) → RELISTING(listError) START ${L10}`,      '"10"'],
   ['relist "10"',    'ECONNRESET',       `ERROR(network) BACKOFF(relist) → RELISTING(listError) START ${L10}`,      '"10"'],
   ['relist "10"',    'stalled',          `ERROR(stalled) BACKOFF(relist) → RELISTING(listError) START ${L10}`,      '"10"'],
@@ -219,9 +233,12 @@ const rows: readonly Row[] = [
   ['continue',       '500',              `ERROR(500) BACKOFF(relist) → RELISTING(listError) START ${L0}`,           '""'],
   ['continue',       '401',              `ERROR(401) BACKOFF(relist) → RELISTING(listError) START ${L0}`,           '""'],
   ['continue',       '403',              `ERROR(403) BACKOFF(relist,slow) → RELISTING(listError) START ${L0}`,      '""'],
-  ['continue',       '403 fatal',        'ERROR(403) FAIL',                                                         '""'],
+  ['continue',       '403 fatal',        'ERROR(403) FAILED FAIL',                                                  '""'],
   ['continue',       '404',              `ERROR(404) BACKOFF(relist,slow) → RELISTING(listError) START ${L0}`,      '""'],
-  ['continue',       '404 fatal',        'ERROR(404) FAIL',                                                         '""'],
+  ['continue',       '404 fatal',        'ERROR(404) FAILED FAIL',                                                  '""'],
+  ['continue',       '400',              'ERROR(400) FAILED FAIL',                                                  '""'],
+  ['continue',       '422',              'ERROR(422) FAILED FAIL',                                                  '""'],
+  ['continue',       '400 never',        `ERROR(400) BACKOFF(relist,slow) → RELISTING(listError) START ${L0}`,      '""'],
   ['continue',       'ECONNREFUSED',     `ERROR(network) BACKOFF(relist) → RELISTING(listError) START ${L0}`,       '""'],
   ['continue',       'ECONNRESET',       `ERROR(network) BACKOFF(relist) → RELISTING(listError) START ${L0}`,       '""'],
   ['continue',       'stalled',          `ERROR(stalled) BACKOFF(relist) → RELISTING(listError) START ${L0}`,       '""'],
@@ -240,9 +257,12 @@ const rows: readonly Row[] = [
   ['full retry',     '500',              `ERROR(500) BACKOFF(relist) → RELISTING(listError) START ${L0}`,           '""'],
   ['full retry',     '401',              `ERROR(401) BACKOFF(relist) → RELISTING(listError) START ${L0}`,           '""'],
   ['full retry',     '403',              `ERROR(403) BACKOFF(relist,slow) → RELISTING(listError) START ${L0}`,      '""'],
-  ['full retry',     '403 fatal',        'ERROR(403) FAIL',                                                         '""'],
+  ['full retry',     '403 fatal',        'ERROR(403) FAILED FAIL',                                                  '""'],
   ['full retry',     '404',              `ERROR(404) BACKOFF(relist,slow) → RELISTING(listError) START ${L0}`,      '""'],
-  ['full retry',     '404 fatal',        'ERROR(404) FAIL',                                                         '""'],
+  ['full retry',     '404 fatal',        'ERROR(404) FAILED FAIL',                                                  '""'],
+  ['full retry',     '400',              'ERROR(400) FAILED FAIL',                                                  '""'],
+  ['full retry',     '422',              'ERROR(422) FAILED FAIL',                                                  '""'],
+  ['full retry',     '400 never',        `ERROR(400) BACKOFF(relist,slow) → RELISTING(listError) START ${L0}`,      '""'],
   ['full retry',     'ECONNREFUSED',     `ERROR(network) BACKOFF(relist) → RELISTING(listError) START ${L0}`,       '""'],
   ['full retry',     'ECONNRESET',       `ERROR(network) BACKOFF(relist) → RELISTING(listError) START ${L0}`,       '""'],
   ['full retry',     'stalled',          `ERROR(stalled) BACKOFF(relist) → RELISTING(listError) START ${L0}`,       '""'],
@@ -261,9 +281,12 @@ const rows: readonly Row[] = [
   ['watch open',     '500',              `ERROR(500) BACKOFF(relist) → RELISTING(watchError) START ${L10}`,         '"10"'],
   ['watch open',     '401',              `ERROR(401) BACKOFF(relist) → RELISTING(watchError) START ${L10}`,         '"10"'],
   ['watch open',     '403',              `ERROR(403) BACKOFF(relist,slow) → RELISTING(watchError) START ${L10}`,    '"10"'],
-  ['watch open',     '403 fatal',        'ERROR(403) FAIL',                                                         '"10"'],
+  ['watch open',     '403 fatal',        'ERROR(403) FAILED FAIL',                                                  '"10"'],
   ['watch open',     '404',              `ERROR(404) BACKOFF(relist,slow) → RELISTING(watchError) START ${L10}`,    '"10"'],
-  ['watch open',     '404 fatal',        'ERROR(404) FAIL',                                                         '"10"'],
+  ['watch open',     '404 fatal',        'ERROR(404) FAILED FAIL',                                                  '"10"'],
+  ['watch open',     '400',              'ERROR(400) FAILED FAIL',                                                  '"10"'],
+  ['watch open',     '422',              'ERROR(422) FAILED FAIL',                                                  '"10"'],
+  ['watch open',     '400 never',        `ERROR(400) BACKOFF(relist,slow) → RELISTING(watchError) START ${L10}`,    '"10"'],
   ['watch open',     'ECONNREFUSED',     `ERROR(network) BACKOFF(rewatch) → ${W10}`,                                '"10"'],
   ['watch open',     'ECONNRESET',       `ERROR(network) BACKOFF(relist) → RELISTING(watchError) START ${L10}`,     '"10"'],
   ['watch open',     'stalled',          `ERROR(stalled) ${W10}`,                                                   '"10"'],
@@ -284,9 +307,12 @@ const rows: readonly Row[] = [
   ['in stream',      '500',              `ERROR(500) BACKOFF(relist) → RELISTING(watchError) START ${L15}`,         '"15"'],
   ['in stream',      '401',              `ERROR(401) BACKOFF(relist) → RELISTING(watchError) START ${L15}`,         '"15"'],
   ['in stream',      '403',              `ERROR(403) BACKOFF(relist,slow) → RELISTING(watchError) START ${L15}`,    '"15"'],
-  ['in stream',      '403 fatal',        'ERROR(403) FAIL',                                                         '"15"'],
+  ['in stream',      '403 fatal',        'ERROR(403) FAILED FAIL',                                                  '"15"'],
   ['in stream',      '404',              `ERROR(404) BACKOFF(relist,slow) → RELISTING(watchError) START ${L15}`,    '"15"'],
-  ['in stream',      '404 fatal',        'ERROR(404) FAIL',                                                         '"15"'],
+  ['in stream',      '404 fatal',        'ERROR(404) FAILED FAIL',                                                  '"15"'],
+  ['in stream',      '400',              'ERROR(400) FAILED FAIL',                                                  '"15"'],
+  ['in stream',      '422',              'ERROR(422) FAILED FAIL',                                                  '"15"'],
+  ['in stream',      '400 never',        `ERROR(400) BACKOFF(relist,slow) → RELISTING(watchError) START ${L15}`,    '"15"'],
   ['in stream',      'ECONNREFUSED',     `ERROR(network) BACKOFF(rewatch) → ${W15}`,                                '"15"'],
   ['in stream',      'ECONNRESET',       `ERROR(network) ${W15}`,                                                   '"15"'],
   ['in stream',      'stalled',          `ERROR(stalled) ${W15}`,                                                   '"15"'],
@@ -311,6 +337,9 @@ const rows: readonly Row[] = [
   ['stream open',    '403 fatal',        `ERROR(403) RELISTING(streamingFallback) START ${L10}`,                    '"10"'],
   ['stream open',    '404',              `ERROR(404) RELISTING(streamingFallback) START ${L10}`,                    '"10"'],
   ['stream open',    '404 fatal',        `ERROR(404) RELISTING(streamingFallback) START ${L10}`,                    '"10"'],
+  ['stream open',    '400',              `ERROR(400) RELISTING(streamingFallback) START ${L10}`,                    '"10"'],
+  ['stream open',    '422',              `ERROR(422) RELISTING(streamingFallback) START ${L10}`,                    '"10"'],
+  ['stream open',    '400 never',        `ERROR(400) RELISTING(streamingFallback) START ${L10}`,                    '"10"'],
   ['stream open',    'ECONNREFUSED',     `ERROR(network) BACKOFF(relist) → RELISTING(streamingRetry) START ${S10}`, '"10"'],
   ['stream open',    'ECONNRESET',       `ERROR(network) RELISTING(streamingFallback) START ${L10}`,                '"10"'],
   ['stream open',    'stalled',          `ERROR(stalled) RELISTING(streamingRetry) START ${S10}`,                   '"10"'],
@@ -333,6 +362,9 @@ const rows: readonly Row[] = [
   ['stream initial', '403 fatal',        `ERROR(403) RELISTING(streamingFallback) START ${L10}`,                    '"10"'],
   ['stream initial', '404',              `ERROR(404) RELISTING(streamingFallback) START ${L10}`,                    '"10"'],
   ['stream initial', '404 fatal',        `ERROR(404) RELISTING(streamingFallback) START ${L10}`,                    '"10"'],
+  ['stream initial', '400',              `ERROR(400) RELISTING(streamingFallback) START ${L10}`,                    '"10"'],
+  ['stream initial', '422',              `ERROR(422) RELISTING(streamingFallback) START ${L10}`,                    '"10"'],
+  ['stream initial', '400 never',        `ERROR(400) RELISTING(streamingFallback) START ${L10}`,                    '"10"'],
   ['stream initial', 'ECONNREFUSED',     `ERROR(network) BACKOFF(relist) → RELISTING(streamingRetry) START ${S10}`, '"10"'],
   ['stream initial', 'ECONNRESET',       `ERROR(network) RELISTING(streamingRetry) START ${S10}`,                   '"10"'],
   ['stream initial', 'stalled',          `ERROR(stalled) RELISTING(streamingRetry) START ${S10}`,                   '"10"'],
@@ -354,9 +386,12 @@ const rows: readonly Row[] = [
   ['stream watching', '500',             `ERROR(500) BACKOFF(relist) → RELISTING(watchError) START ${S22}`,         '"22"'],
   ['stream watching', '401',             `ERROR(401) BACKOFF(relist) → RELISTING(watchError) START ${S22}`,         '"22"'],
   ['stream watching', '403',             `ERROR(403) BACKOFF(relist,slow) → RELISTING(watchError) START ${S22}`,    '"22"'],
-  ['stream watching', '403 fatal',       'ERROR(403) FAIL',                                                         '"22"'],
+  ['stream watching', '403 fatal',       'ERROR(403) FAILED FAIL',                                                  '"22"'],
   ['stream watching', '404',             `ERROR(404) BACKOFF(relist,slow) → RELISTING(watchError) START ${S22}`,    '"22"'],
-  ['stream watching', '404 fatal',       'ERROR(404) FAIL',                                                         '"22"'],
+  ['stream watching', '404 fatal',       'ERROR(404) FAILED FAIL',                                                  '"22"'],
+  ['stream watching', '400',             'ERROR(400) FAILED FAIL',                                                  '"22"'],
+  ['stream watching', '422',             'ERROR(422) FAILED FAIL',                                                  '"22"'],
+  ['stream watching', '400 never',       `ERROR(400) BACKOFF(relist,slow) → RELISTING(watchError) START ${S22}`,    '"22"'],
   ['stream watching', 'ECONNREFUSED',    `ERROR(network) BACKOFF(rewatch) → ${W22}`,                                '"22"'],
   ['stream watching', 'ECONNRESET',      `ERROR(network) ${W22}`,                                                   '"22"'],
   ['stream watching', 'stalled',         `ERROR(stalled) ${W22}`,                                                   '"22"'],
@@ -441,7 +476,7 @@ for (const [phaseName, errorName_, expected, memory] of rows) {
   test(`${phaseName} × ${errorName_}`, (t) => {
     const phase: Phase = phases[phaseName];
     const errorClass: ErrorClass = errorClasses[errorName_];
-    const config = configFor(phase.streaming, errorClass.fatal === true);
+    const config = configFor(phase.streaming, errorClass.fatal ?? false);
     const step = reflectorStep(reach(phase, config), failure(phase, errorClass), config);
     const next = render(step.effects);
     t.is(checkInvariants(step.effects), undefined);
