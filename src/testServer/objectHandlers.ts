@@ -44,7 +44,11 @@ export function createObject(store: ObjectStore, target: ObjectTarget, body: unk
   if ((meta['name'] === undefined || meta['name'] === '') && typeof meta['generateName'] === 'string' && meta['generateName'] !== '') {
     meta['name'] = `${meta['generateName']}${randomSuffix()}`;
   }
-  return store.create(collection, { ...object, metadata: meta }, control);
+  // Nobody sets these by writing them: DELETE does.
+  delete meta['deletionTimestamp'];
+  delete meta['deletionGracePeriodSeconds'];
+  const { status: _status, ...withoutStatus } = object;
+  return store.create(collection, { ...(collection.resource.statusSubresource ? withoutStatus : object), metadata: meta }, control);
 }
 
 /**
@@ -62,7 +66,7 @@ export function replaceObject(store: ObjectStore, target: ObjectTarget, body: un
   const next: JsonObject =
     target.subresource === 'status'
       ? { ...current.object, status: object['status'] }
-      : { ...object, metadata: { ...object.metadata, name: target.name, namespace: current.namespace } };
+      : keepStatus(target, current, { ...object, metadata: { ...object.metadata, name: target.name, namespace: current.namespace } });
   return write(store, target, current, next, control);
 }
 
@@ -80,7 +84,8 @@ export function patchObject(store: ObjectStore, target: ObjectTarget, contentTyp
     try {
       patched = applyJsonPatch(current.object, body) as JsonObject;
     } catch (error) {
-      if (error instanceof JsonPatchError) throw new TestApiServerError(kubeStatus(422, 'Invalid', error.message));
+      // The real server's words for any patch that does not apply, a failed `test` included (no causes).
+      if (error instanceof JsonPatchError) throw new TestApiServerError(kubeStatus(422, 'Invalid', 'the server rejected our request due to an error in our request', {}));
       throw error;
     }
     if (patched === null || typeof patched !== 'object' || Array.isArray(patched)) throw new TestApiServerError(kubeStatus(422, 'Invalid', 'the patched object is not a JSON object'));
@@ -103,7 +108,8 @@ export function patchObject(store: ObjectStore, target: ObjectTarget, contentTyp
     );
   }
   if (patched.metadata?.name !== target.name) throw new TestApiServerError(badRequest(`the name of the object (${String(patched.metadata?.name)}) does not match the name on the URL (${target.name})`));
-  return write(store, target, current, { ...patched, metadata: { ...patched.metadata, namespace: current.namespace } }, control);
+  const next: JsonObject = { ...patched, metadata: { ...patched.metadata, namespace: current.namespace } };
+  return write(store, target, current, target.subresource === 'status' ? next : keepStatus(target, current, next), control);
 }
 
 /**
@@ -131,12 +137,41 @@ export function deleteObject(store: ObjectStore, target: ObjectTarget, body: unk
 }
 
 function write(store: ObjectStore, target: ObjectTarget, current: StoredObject, next: JsonObject, control: WriteControl | undefined): StoredObject {
-  const meta = next.metadata ?? {};
-  const finalizers = meta['finalizers'];
-  if (meta['deletionTimestamp'] !== undefined && (!Array.isArray(finalizers) || finalizers.length === 0)) {
-    return store.remove(target.collection, current.key, control);
+  const before = current.object.metadata ?? {};
+  const meta: Record<string, unknown> = { ...(next.metadata ?? {}) };
+  // deletionTimestamp is the server's: a write neither sets nor clears it; while it is set, finalizers can only go.
+  delete meta['deletionTimestamp'];
+  delete meta['deletionGracePeriodSeconds'];
+  if (before['deletionTimestamp'] !== undefined) {
+    meta['deletionTimestamp'] = before['deletionTimestamp'];
+    if (before['deletionGracePeriodSeconds'] !== undefined) meta['deletionGracePeriodSeconds'] = before['deletionGracePeriodSeconds'];
+    const had = new Set(finalizersOf(before));
+    const added = finalizersOf(meta).filter((f) => !had.has(f));
+    if (added.length > 0) {
+      const message = `Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers []string{${added.map((f) => JSON.stringify(f)).join(', ')}}`;
+      throw new TestApiServerError(
+        kubeStatus(422, 'Invalid', `${target.collection.resource.kind} "${target.name}" is invalid: metadata.finalizers: ${message}`, {
+          name: target.name,
+          kind: target.collection.resource.kind,
+          causes: [{ reason: 'FieldValueForbidden', message, field: 'metadata.finalizers' }],
+        }),
+      );
+    }
+    if (finalizersOf(meta).length === 0) return store.remove(target.collection, current.key, control);
   }
-  return store.update(target.collection, current.key, next, control);
+  return store.update(target.collection, current.key, { ...next, metadata: meta }, control);
+}
+
+function finalizersOf(meta: Record<string, unknown>): string[] {
+  const finalizers = meta['finalizers'];
+  return Array.isArray(finalizers) ? finalizers.filter((f): f is string => typeof f === 'string') : [];
+}
+
+/** With a status subresource, a write of the object keeps the stored status, whatever it sent. */
+function keepStatus(target: ObjectTarget, current: StoredObject, next: JsonObject): JsonObject {
+  if (!target.collection.resource.statusSubresource) return next;
+  const { status: _sent, ...rest } = next;
+  return current.object['status'] === undefined ? rest : { ...rest, status: current.object['status'] };
 }
 
 function asObject(body: unknown, collection: Collection): JsonObject {
