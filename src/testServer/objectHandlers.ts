@@ -78,6 +78,7 @@ export function replaceObject(store: ObjectStore, target: ObjectTarget, body: un
  */
 export function patchObject(store: ObjectStore, target: ObjectTarget, contentType: string | undefined, body: unknown, control?: WriteControl): StoredObject {
   const type = (contentType ?? '').split(';')[0]!.trim();
+  if (!['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json'].includes(type)) throw unsupportedPatch();
   const current = getObject(target);
   let patched: JsonObject;
   if (type === 'application/json-patch+json') {
@@ -99,13 +100,7 @@ export function patchObject(store: ObjectStore, target: ObjectTarget, contentTyp
     if (rv !== undefined && rv !== current.object.metadata?.resourceVersion) throw conflict(target);
     patched = mergePatch(current.object, target.subresource === 'status' ? { status: patch['status'] } : patch) as JsonObject;
   } else {
-    throw new TestApiServerError(
-      kubeStatus(
-        415,
-        'UnsupportedMediaType',
-        'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json',
-      ),
-    );
+    throw unsupportedPatch();
   }
   if (patched.metadata?.name !== target.name) throw new TestApiServerError(badRequest(`the name of the object (${String(patched.metadata?.name)}) does not match the name on the URL (${target.name})`));
   const next: JsonObject = { ...patched, metadata: { ...patched.metadata, namespace: current.namespace } };
@@ -185,6 +180,17 @@ function asObject(body: unknown, collection: Collection): JsonObject {
   }
   if (object.metadata !== undefined && (object.metadata === null || typeof object.metadata !== 'object')) throw new TestApiServerError(badRequest('metadata must be a JSON object'));
   return object;
+}
+
+/** 415 for apply patches (server-side apply is not implemented) and unknown patch types, before looking the object up. */
+function unsupportedPatch(): TestApiServerError {
+  return new TestApiServerError(
+    kubeStatus(
+      415,
+      'UnsupportedMediaType',
+      'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json',
+    ),
+  );
 }
 
 function conflict(target: ObjectTarget): TestApiServerError {
