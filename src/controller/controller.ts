@@ -93,9 +93,17 @@ export interface ControllerConfig<T extends KubeObject> extends Omit<ReconcileOb
  *
  * ## Example
  * ```ts
- * import { informerFactory } from 'rx-informer';
+ * import { KubeConfig } from '@kubernetes/client-node';
+ * import { fromEvent } from 'rxjs';
+ * import { informerFactory, type KubeObject } from 'rx-informer';
  * import { byControllerOwner, controller } from 'rx-informer/controller';
  *
+ * interface ConfigMapSet extends KubeObject { readonly spec?: { readonly names?: readonly string[] } }
+ * declare function ensureChildren(set: ConfigMapSet, signal: AbortSignal): Promise<void>; // assuming: your writes
+ *
+ * const kubeConfig = new KubeConfig();
+ * kubeConfig.loadFromDefault();
+ * const factory = informerFactory(kubeConfig);
  * const sets = factory.informer<ConfigMapSet>({ apiVersion: 'demo.rx-informer.dev/v1', kind: 'ConfigMapSet' });
  * const children = factory.informer({ version: 'v1', plural: 'configmaps' }, { indexers: { owner: byControllerOwner } });
  * controller(sets, {

@@ -1,6 +1,7 @@
 import { ControllerError } from '../errors.js';
 import type { IndexFunc } from '../store/indexFunc.js';
 import type { KubeObject } from '../store/kubeObject.js';
+import type { Snapshot } from '../store/snapshot.js';
 import { groupOf, type ObjectRef } from './objectRef.js';
 
 /** One entry of `metadata.ownerReferences`. */
@@ -15,7 +16,7 @@ export interface OwnerReference {
   readonly blockOwnerDeletion?: boolean;
 }
 
-/** The `ownerReferences` of an object (the informer's {@link ObjectMeta} does not name them). */
+/** The `ownerReferences` of an object (the informer's `ObjectMeta` does not name them). */
 export function ownerReferencesOf(object: KubeObject | undefined): readonly OwnerReference[] {
   const refs = (object?.metadata as { ownerReferences?: unknown } | undefined)?.ownerReferences;
   return Array.isArray(refs) ? (refs as OwnerReference[]) : [];
@@ -96,4 +97,21 @@ export function ownerRefsOf(child: KubeObject | undefined, ownerType: { readonly
 function describe(object: KubeObject): string {
   const { namespace, name } = object.metadata ?? {};
   return namespace ? `${namespace}/${name}` : String(name);
+}
+
+/**
+ * The objects of `snapshot` whose controller is `owner` (matched by uid): through the index
+ * `indexName` when given (an index of {@link byControllerOwner}), by a scan otherwise. This is how a
+ * reconciler finds its children in the cache.
+ *
+ * @param snapshot a child informer's snapshot.
+ * @param owner the owner (needs `metadata.uid`).
+ * @param indexName the name of a {@link byControllerOwner} index of that informer, if it has one.
+ * @throws {UnknownIndexError} when `indexName` is not an index of the snapshot.
+ */
+export function ownedBy<C extends KubeObject>(snapshot: Snapshot<C>, owner: KubeObject, indexName?: string): readonly C[] {
+  const uid = owner?.metadata?.uid;
+  if (typeof uid !== 'string' || uid === '') return [];
+  if (indexName !== undefined) return snapshot.byIndex(indexName, uid);
+  return snapshot.list().filter((child) => controllerOf(child)?.uid === uid);
 }

@@ -7,9 +7,14 @@ import { ControllerError } from '../errors.js';
  *
  * ## Example
  * ```ts
- * import { terminal } from 'rx-informer/controller';
+ * import { terminal, type Reconciler } from 'rx-informer/controller';
+ * import type { KubeObject } from 'rx-informer';
  *
- * if (!isValid(set.spec)) throw terminal(new Error(`spec.names must be DNS labels`));
+ * interface ConfigMapSet extends KubeObject { readonly spec?: { readonly names?: readonly string[] } }
+ * const reconcileSet: Reconciler<ConfigMapSet> = (set) => {
+ *   const bad = set?.spec?.names?.find((name) => !/^[a-z0-9-]+$/.test(name));
+ *   if (bad !== undefined) throw terminal(new Error(`spec.names: ${bad} is not a DNS label`));
+ * };
  * ```
  *
  * @param cause what went wrong (kept as `cause`; its message is the message).

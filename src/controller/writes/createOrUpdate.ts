@@ -28,8 +28,11 @@ const serverOwned = new Set(['resourceVersion', 'uid', 'creationTimestamp', 'gen
  *
  * ## Example
  * ```ts
- * import { createOrUpdate } from 'rx-informer/controller';
+ * import { createOrUpdate, type ResourceClient } from 'rx-informer/controller';
+ * import type { Informer, KubeObject } from 'rx-informer';
  *
+ * interface ConfigMap extends KubeObject { readonly data?: Readonly<Record<string, string>> }
+ * declare const client: ResourceClient, configMaps: Informer<ConfigMap>, set: KubeObject; // assuming: made elsewhere
  * const { result } = await createOrUpdate(client, configMaps.snapshot.get('demo', 'app-config'), {
  *   apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'app-config', namespace: 'demo' }, data: { mode: 'fast' },
  * }, { owner: set });

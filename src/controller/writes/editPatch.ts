@@ -50,7 +50,9 @@ export interface EditPatch<T> {
  * ## Example
  * ```ts
  * import { editPatch } from 'rx-informer/controller';
+ * import type { KubeObject } from 'rx-informer';
  *
+ * const cm: KubeObject = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a', namespace: 'demo', resourceVersion: '7' } };
  * const { operations } = editPatch(cm, (draft) => {
  *   draft.metadata!.labels = { ...draft.metadata!.labels, tier: 'web' };
  * });
@@ -62,7 +64,7 @@ export interface EditPatch<T> {
  * @param recipe mutates the draft; its return value must be `undefined`.
  * @param config the optimistic lock, and a field the edit must stay within.
  * @returns the edited object and the operations.
- * @throws {ControllerError} `invalidEdit` as above; {@link TypeError} when the lock is on and the base has no resourceVersion.
+ * @throws {ControllerError} `invalidEdit` as above; `TypeError` when the lock is on and the base has no resourceVersion.
  */
 export function editPatch<T extends KubeObject>(base: T, recipe: (draft: Draft<T>) => void, config: EditPatchConfig = {}): EditPatch<T> {
   const { optimisticLock = true, within } = config;

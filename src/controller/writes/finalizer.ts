@@ -32,12 +32,17 @@ export interface FinalizerHandlers<T, R> {
  *
  * ## Example
  * ```ts
- * import { finalizer } from 'rx-informer/controller';
+ * import { finalizer, type Reconciler, type ResourceClient } from 'rx-informer/controller';
+ * import type { KubeObject } from 'rx-informer';
  *
- * reconcile: (set) => finalizer(client, 'demo.rx-informer.dev/cleanup', set, {
- *   apply: (live) => ensureChildren(live),
- *   cleanup: (doomed) => deleteChildren(doomed),
- * })
+ * declare const client: ResourceClient; // assuming: resourceClient(kubeConfig)
+ * declare function ensureChildren(set: KubeObject): Promise<void>; // assuming: your writes
+ * declare function deleteChildren(set: KubeObject): Promise<void>;
+ * const reconcileSet: Reconciler<KubeObject> = (set) =>
+ *   set && finalizer(client, 'demo.rx-informer.dev/cleanup', set, {
+ *     apply: (live) => ensureChildren(live),
+ *     cleanup: (doomed) => deleteChildren(doomed),
+ *   });
  * ```
  *
  * @param client writes the finalizer patches.

@@ -73,7 +73,7 @@ export interface ResourceClientConfig {
  *
  * Writes that lose a race reject with {@link ControllerError} `conflict` (a 409, or a 422 from a
  * failed JSON Patch `test`); other refusals with {@link KubeApiError}, network failures with
- * {@link TransportError}.
+ * `TransportError` (all from the one catalogue of `rx-informer`).
  */
 export interface ResourceClient {
   /** The object, or `undefined` when there is none (404). Controllers read the cache instead. */
@@ -110,8 +110,11 @@ export interface ResourceClient {
  *
  * ## Example
  * ```ts
+ * import { KubeConfig } from '@kubernetes/client-node';
  * import { resourceClient } from 'rx-informer/controller';
  *
+ * const kubeConfig = new KubeConfig();
+ * kubeConfig.loadFromDefault();
  * const client = resourceClient(kubeConfig, { fieldManager: 'configmapset-controller' });
  * const cm = await client.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a', namespace: 'demo' }, data: { k: 'v' } });
  * await client.edit(cm, (draft) => void (draft.data = { k: 'w' }));
