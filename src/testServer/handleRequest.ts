@@ -129,8 +129,13 @@ async function serveResource(ctx: ServerContext, route: ResourceRoute, url: URL,
     }
     case 'get':
       return one(getObject(target));
-    case 'create':
-      return one(createObject(ctx.store, target, await readJson(req)), 201);
+    case 'create': {
+      const body = await readJson(req);
+      const rv = (body as { metadata?: { resourceVersion?: unknown } } | null)?.metadata?.resourceVersion;
+      // As the real server words it (an internal error, not a 400); the control API ignores it instead.
+      if (rv !== undefined && rv !== '') return sendStatus(res, kubeStatus(500, '', 'resourceVersion should not be set on objects to be created'));
+      return one(createObject(ctx.store, target, body), 201);
+    }
     case 'update':
       return one(replaceObject(ctx.store, target, await readJson(req)));
     case 'patch':

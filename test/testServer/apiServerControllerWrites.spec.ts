@@ -107,3 +107,13 @@ test('events.k8s.io/v1 Events are served: create, then a merge patch of the seri
     watch.close();
   });
 });
+
+test('a POST carrying metadata.resourceVersion is refused with the real server\'s 500 (the control API ignores it)', async (t) => {
+  await withServer(async (server) => {
+    const refused = await call(`${server.url}/api/v1/namespaces/n/configmaps`, { method: 'POST', body: { metadata: { name: 'a', resourceVersion: '12' } } });
+    t.is(refused.status, 500);
+    t.like(refused.json, { kind: 'Status', code: 500, message: 'resourceVersion should not be set on objects to be created' });
+    t.is(server.get('configmaps', 'n', 'a'), undefined);
+    t.truthy(server.create('configmaps', { metadata: { name: 'a', namespace: 'n', resourceVersion: '12' } }));
+  });
+});

@@ -7,7 +7,7 @@ import { configMap as buildConfigMap, pod } from '../../src/testing/index.js';
 test('POST creates (201) with server-owned metadata and a new global RV; duplicates are 409 AlreadyExists', async (t) => {
   await withServer(async (server) => {
     const before = Number(server.resourceVersion);
-    const created = await call(`${server.url}/api/v1/namespaces/a/configmaps`, { method: 'POST', body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'one', resourceVersion: '999', uid: 'mine' }, data: { k: 'v' } } });
+    const created = await call(`${server.url}/api/v1/namespaces/a/configmaps`, { method: 'POST', body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'one', uid: 'mine' }, data: { k: 'v' } } });
     t.is(created.status, 201);
     t.is(created.json.kind, 'ConfigMap');
     t.is(created.json.apiVersion, 'v1');

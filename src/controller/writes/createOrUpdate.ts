@@ -58,15 +58,17 @@ export async function createOrUpdate<T extends KubeObject>(
   if (current !== undefined && (current.metadata?.name !== named || (current.metadata?.namespace ?? '') !== (desired.metadata?.namespace ?? ''))) {
     throw new TypeError(`[informer] createOrUpdate: current is ${current.metadata?.namespace ?? ''}/${current.metadata?.name}, desired is ${desired.metadata?.namespace ?? ''}/${named}`);
   }
+  const { status, metadata, ...rest } = desired as T & { status?: unknown };
+  // What the server owns is never sent: a create carrying a resourceVersion is refused outright.
+  const spec = { ...rest, metadata: Object.fromEntries(Object.entries(metadata ?? {}).filter(([key]) => !serverOwned.has(key))) } as unknown as T;
   if (current === undefined) {
-    const object = await client.create(owner ? setControllerReference(desired, owner) : desired, options);
+    const fresh = status === undefined ? spec : ({ ...spec, status } as T);
+    const object = await client.create(owner ? setControllerReference(fresh, owner) : fresh, options);
     return { result: 'created', object };
   }
-  const { status, metadata, ...rest } = desired as T & { status?: unknown };
-  const spec = { ...rest, metadata: Object.fromEntries(Object.entries(metadata ?? {}).filter(([key]) => !serverOwned.has(key))) };
   const owned = owner ? setControllerReference(current, owner) : current; // throws alreadyOwned first
   let object = await client.edit(current, (draft) => {
-    mergeInto(draft as Record<string, unknown>, spec);
+    mergeInto(draft as Record<string, unknown>, spec as unknown as Record<string, unknown>);
     if (owned !== current) (draft as { metadata: { ownerReferences?: unknown } }).metadata.ownerReferences = (owned.metadata as { ownerReferences?: unknown }).ownerReferences;
   }, options);
   const updated = object !== current;

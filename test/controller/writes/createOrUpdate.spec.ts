@@ -115,3 +115,15 @@ test('owner references: controllerReference, setControllerReference keeps identi
   t.deepEqual(ownerRefsOf(mixed, type, 'any').map((r) => r.name), ['w1', 'w2']);
   t.deepEqual(ownerRefsOf(mixed, { ...type, clusterScoped: true }, 'controller'), [{ name: 'w1', kind: 'Widget', apiVersion: 'demo.example.com/v2' }]);
 });
+
+test('desired may be an object as read (server-owned metadata is not sent): created when absent, a conflict when it exists', async (t) => {
+  await withClient(async (server, client) => {
+    const read: Cm = { ...desired({ k: 'v' }), metadata: { name: 'c', namespace: 'n', resourceVersion: '42', uid: 'old-uid', generation: 3, creationTimestamp: '2026-01-01T00:00:00Z' } };
+    const created = await createOrUpdate(client, undefined, read);
+    t.is(created.result, 'created');
+    t.not(created.object.metadata?.uid, 'old-uid');
+    const again = await t.throwsAsync(createOrUpdate(client, undefined, read), { instanceOf: ControllerError });
+    t.is(again?.reason, 'conflict');
+    t.truthy(server.get('configmaps', 'n', 'c'));
+  });
+});
