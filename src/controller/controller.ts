@@ -87,7 +87,7 @@ export interface ControllerConfig<T extends KubeObject> extends Omit<ReconcileOb
  *   retrying; the `errorPolicy` may choose the delay instead.
  * - Nothing runs before every informer has synced (requests meanwhile are deduplicated); a sync
  *   that takes longer than `syncTimeoutMs` is an error.
- * - Cold (C29 in the design notes): nothing starts until subscribed; it keeps its informers running
+ * - Cold, like every stage here: nothing starts until subscribed; it keeps its informers running
  *   while subscribed. Unsubscribing stops at once (running reconciles see their signal aborted);
  *   `shutdownOn` stops gracefully. An informer's failure errors the output.
  *
