@@ -6,6 +6,7 @@ import { badRequest, kubeStatus, pathNotFound, type KubeStatus } from './kubeSta
 import { serveList } from './listHandler.js';
 import { parseListOptions } from './listOptions.js';
 import { negotiate } from './negotiate.js';
+import { applyObject } from './applyPatch.js';
 import { createObject, deleteObject, getObject, patchObject, replaceObject } from './objectHandlers.js';
 import type { MutableRequestLogEntry } from './requestLogEntry.js';
 import { routeResource, type ResourceRoute, type Route } from './route.js';
@@ -138,8 +139,11 @@ async function serveResource(ctx: ServerContext, route: ResourceRoute, url: URL,
     }
     case 'update':
       return one(replaceObject(ctx.store, target, await readJson(req)));
-    case 'patch':
+    case 'patch': {
+      const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim();
+      if (type === 'application/apply-patch+yaml') return one(applyObject(ctx.store, target, await readJson(req), url.searchParams));
       return one(patchObject(ctx.store, target, req.headers['content-type'], await readJson(req)));
+    }
     case 'delete':
       return one(deleteObject(ctx.store, target, await readJson(req, true)));
     case 'deletecollection': {

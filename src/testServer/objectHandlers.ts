@@ -74,7 +74,7 @@ export function replaceObject(store: ObjectStore, target: ObjectTarget, body: un
  * PATCH: JSON patch, merge patch and strategic merge patch (applied as a merge patch). A
  * resourceVersion in the patch (or the patched object) must be the current one (409 otherwise).
  *
- * @throws {TestApiServerError} 415 for apply patches (server-side apply), which the test server does not implement.
+ * @throws {TestApiServerError} 415 for apply patches here (the HTTP route serves them through `applyObject`) and unknown types.
  */
 export function patchObject(store: ObjectStore, target: ObjectTarget, contentType: string | undefined, body: unknown, control?: WriteControl): StoredObject {
   const type = (contentType ?? '').split(';')[0]!.trim();
@@ -131,6 +131,15 @@ export function deleteObject(store: ObjectStore, target: ObjectTarget, body: unk
   return store.remove(target.collection, current.key, control);
 }
 
+/** Stores `next` over `current`, with the server's rules for deletion (used by apply patches too). @internal */
+export function writeObject(store: ObjectStore, target: ObjectTarget, current: StoredObject, next: JsonObject, control?: WriteControl): StoredObject {
+  return write(store, target, current, keepStatusUnless(target, current, next), control);
+}
+
+function keepStatusUnless(target: ObjectTarget, current: StoredObject, next: JsonObject): JsonObject {
+  return target.subresource === 'status' ? { ...current.object, status: next['status'] } : keepStatus(target, current, next);
+}
+
 function write(store: ObjectStore, target: ObjectTarget, current: StoredObject, next: JsonObject, control: WriteControl | undefined): StoredObject {
   const before = current.object.metadata ?? {};
   const meta: Record<string, unknown> = { ...(next.metadata ?? {}) };
@@ -182,7 +191,7 @@ function asObject(body: unknown, collection: Collection): JsonObject {
   return object;
 }
 
-/** 415 for apply patches (server-side apply is not implemented) and unknown patch types, before looking the object up. */
+/** 415 for apply patches through the control API (HTTP serves them, see applyPatch.ts) and unknown patch types, before looking the object up. */
 function unsupportedPatch(): TestApiServerError {
   return new TestApiServerError(
     kubeStatus(

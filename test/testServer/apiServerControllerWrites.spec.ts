@@ -117,3 +117,53 @@ test('a POST carrying metadata.resourceVersion is refused with the real server\'
     t.truthy(server.create('configmaps', { metadata: { name: 'a', namespace: 'n', resourceVersion: '12' } }));
   });
 });
+
+const apply = { 'Content-Type': 'application/apply-patch+yaml' };
+
+test('server-side apply: creates, sets what it applies, removes what it applied before and leaves out, leaves other writers\' fields alone', async (t) => {
+  await withServer(async (server) => {
+    const url = `${server.url}/api/v1/namespaces/n/configmaps/a?fieldManager=ctl`;
+    const created = await call(url, { method: 'PATCH', headers: apply, body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a', labels: { app: 'x' } }, data: { k: 'v', old: '1' } } });
+    t.is(created.status, 200, created.text);
+    t.deepEqual(created.json.data, { k: 'v', old: '1' });
+    server.patch('configmaps', 'n', 'a', { data: { theirs: 'yes' } });
+    const again = await call(url, { method: 'PATCH', headers: apply, body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a', labels: { app: 'y' } }, data: { k: 'w' } } });
+    t.deepEqual(again.json.data, { k: 'w', theirs: 'yes' });
+    t.deepEqual(again.json.metadata.labels, { app: 'y' });
+    const missing = await call(`${server.url}/api/v1/namespaces/n/configmaps/a`, { method: 'PATCH', headers: apply, body: { metadata: { name: 'a' } } });
+    t.is(missing.status, 422);
+    t.regex(missing.json.message, /fieldManager: Required value: is required for apply patch/);
+  });
+});
+
+test('server-side apply: a field another manager applied with another value is a 409 FieldManagerConflict; force takes it over', async (t) => {
+  await withServer(async (server) => {
+    const url = (manager: string, force = false) => `${server.url}/api/v1/namespaces/n/configmaps/a?fieldManager=${manager}${force ? '&force=true' : ''}`;
+    const body = (value: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a' }, data: { shared: value } });
+    await call(url('one'), { method: 'PATCH', headers: apply, body: body('1') });
+    t.is((await call(url('two'), { method: 'PATCH', headers: apply, body: body('1') })).status, 200, 'the same value is shared ownership, no conflict');
+    const conflict = await call(url('three'), { method: 'PATCH', headers: apply, body: body('3') });
+    t.is(conflict.status, 409);
+    t.like(conflict.json, { reason: 'Conflict', details: { causes: [{ reason: 'FieldManagerConflict', message: 'conflict with "one"', field: '.data.shared' }, { reason: 'FieldManagerConflict', message: 'conflict with "two"', field: '.data.shared' }] } });
+    t.regex(conflict.json.message, /^Apply failed with 2 conflicts:/);
+    const forced = await call(url('three', true), { method: 'PATCH', headers: apply, body: body('3') });
+    t.is(forced.json.data.shared, '3');
+    t.is((await call(url('one'), { method: 'PATCH', headers: apply, body: body('1') })).status, 409, 'now "three" owns it');
+  });
+});
+
+test('server-side apply: owner references merge by uid; the status subresource applies status only', async (t) => {
+  await withServer(
+    async (server) => {
+      const base = `${server.url}/apis/demo.example.com/v1/namespaces/n/widgets/w`;
+      const ref = (uid: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', name: `o-${uid}`, uid });
+      await call(`${base}?fieldManager=a`, { method: 'PATCH', headers: apply, body: { apiVersion: 'demo.example.com/v1', kind: 'Widget', metadata: { name: 'w', ownerReferences: [ref('1')] }, spec: { size: 1 }, status: { phase: 'ignored' } } });
+      const both = await call(`${base}?fieldManager=b`, { method: 'PATCH', headers: apply, body: { apiVersion: 'demo.example.com/v1', kind: 'Widget', metadata: { name: 'w', ownerReferences: [ref('2')] } } });
+      t.deepEqual(both.json.metadata.ownerReferences.map((r: { uid: string }) => r.uid), ['1', '2']);
+      t.is(both.json.status, undefined);
+      const status = await call(`${base}/status?fieldManager=a`, { method: 'PATCH', headers: apply, body: { apiVersion: 'demo.example.com/v1', kind: 'Widget', metadata: { name: 'w' }, spec: { size: 9 }, status: { phase: 'Ready' } } });
+      t.deepEqual([status.json.spec, status.json.status], [{ size: 1 }, { phase: 'Ready' }]);
+    },
+    { resources: [widgets] },
+  );
+});

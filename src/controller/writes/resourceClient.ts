@@ -9,6 +9,7 @@ import { checkKubeConfig, createRequestContext } from '../../sources/http/reques
 import { collectionPath, resolveStatically, type ResolvedResource } from '../../sources/http/resolveResource.js';
 import type { KubeObject } from '../../store/kubeObject.js';
 import type { TypedObjectRef } from '../objectRef.js';
+import { controllerReference, ownerReferencesOf } from '../ownerReferences.js';
 import { editPatch, type JsonPatchOperation } from './editPatch.js';
 
 /** Options every request takes. */
@@ -49,6 +50,11 @@ export interface ApplyOptions extends WriteOptions {
   readonly force?: boolean;
   /** Apply `status` through the status subresource. */
   readonly subresource?: 'status';
+  /**
+   * Applied as the controller owner reference (`controller: true`, `blockOwnerDeletion: true`),
+   * beside any the object names; the server merges owner references by uid.
+   */
+  readonly owner?: KubeObject;
 }
 
 /** Options of {@link ResourceClient.delete}. */
@@ -90,9 +96,12 @@ export interface ResourceClient {
    */
   edit<T extends KubeObject>(object: T, recipe: (draft: Draft<T>) => void, options?: EditOptions): Promise<T>;
   /**
-   * Server-side apply: "make the fields I manage look like this". The body is `object` without
-   * `managedFields`, `resourceVersion`, `uid`, `creationTimestamp` and `generation`; the field
-   * manager is required (here or in the client's config).
+   * Server-side apply: "make the fields I manage look like this" (creating the object if need
+   * be). The body is `object` without `managedFields`, `resourceVersion`, `uid`,
+   * `creationTimestamp` and `generation`, plus the `owner` reference when given; the field
+   * manager is required (here or in the client's config). A field another manager owns with
+   * another value is a 409 {@link KubeApiError} (not a `conflict`: only `force` or a different
+   * field set helps).
    */
   apply<T extends KubeObject>(object: T, options?: ApplyOptions): Promise<T>;
   /**
@@ -228,7 +237,9 @@ export function resourceClient(kubeConfig: KubeConfig, config: ResourceClientCon
       return patch<typeof object>(refOf(object), operations, { ...options, type: 'json' });
     },
     apply(object, options = {}) {
-      return patch<typeof object>(refOf(object), applyBody(object), { ...options, type: 'apply' });
+      const { owner, ...rest } = options;
+      const body = applyBody(owner ? withOwner(object, owner) : object);
+      return patch<typeof object>(refOf(object), body, { ...rest, type: 'apply' });
     },
     async delete(target, options = {}) {
       const ref = refOf(target);
@@ -258,6 +269,13 @@ interface Request {
 }
 
 const contentTypes = { json: 'application/json-patch+json', merge: 'application/merge-patch+json', apply: 'application/apply-patch+yaml' } as const;
+
+/** `object` naming `owner` as its controller, next to the other owners it names. */
+function withOwner<T extends KubeObject>(object: T, owner: KubeObject): T {
+  const ref = controllerReference(owner);
+  const others = ownerReferencesOf(object).filter((r) => r.uid !== ref.uid);
+  return { ...object, metadata: { ...object.metadata, ownerReferences: [...others, ref] } };
+}
 
 /** The body of an apply: the intent, without what the server owns. */
 function applyBody(object: KubeObject): KubeObject {

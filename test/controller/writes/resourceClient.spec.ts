@@ -97,16 +97,24 @@ test('a status edit goes to /status, and other changes in it are refused before 
   });
 });
 
-test('apply needs a field manager; the test server answers apply with a clear 415', async (t) => {
+test('apply: needs a field manager; creates and updates what it manages; another manager\'s field is a 409 KubeApiError (not a conflict) until force; the owner reference is set', async (t) => {
   await withClient(async (server, client) => {
     const bare = resourceClient(server.kubeConfig);
     await t.throwsAsync(bare.apply(cm('a')), { instanceOf: TypeError, message: /needs a fieldManager/ });
     bare.close();
-    const error = await t.throwsAsync(client.apply(cm('a', { k: 'v' }), { force: true }), { instanceOf: KubeApiError });
-    t.is(error?.code, 415);
-    t.regex(error!.message, /cannot apply configmaps in namespace n: unsupported media type/);
+    const owner: KubeObject = { apiVersion: 'demo.example.com/v1', kind: 'Widget', metadata: { name: 'w', namespace: 'n', uid: 'uid-w' } };
+    const applied = await client.apply({ ...cm('a', { k: 'v' }), metadata: { name: 'a', namespace: 'n', resourceVersion: '999', managedFields: [] } as KubeObject['metadata'] }, { owner });
+    t.deepEqual(applied.data, { k: 'v' });
+    t.like((applied.metadata as { ownerReferences?: unknown[] }).ownerReferences?.[0], { uid: 'uid-w', controller: true, blockOwnerDeletion: true });
     const request = server.requests.at(-1)!;
-    t.deepEqual([request.headers.contentType, request.query['fieldManager'], request.query['force']], ['application/apply-patch+yaml', 'tests', 'true']);
+    t.deepEqual([request.headers.contentType, request.query['fieldManager'], request.query['force']], ['application/apply-patch+yaml', 'tests', undefined]);
+    const other = resourceClient(server.kubeConfig, { fieldManager: 'someone-else' });
+    const refused = await t.throwsAsync(other.apply(cm('a', { k: 'theirs' })), { instanceOf: KubeApiError });
+    t.is(refused?.code, 409);
+    t.regex(refused!.message, /cannot apply configmaps in namespace n: conflict \(Apply failed with 1 conflict: conflict with "tests": \.data\.k\)/);
+    t.deepEqual((await other.apply(cm('a', { k: 'theirs' }), { force: true })).data, { k: 'theirs' });
+    t.is(server.requests.at(-1)!.query['force'], 'true');
+    other.close();
   });
 });
 
