@@ -259,3 +259,26 @@ test.serial('9. garbage collection (kube-controller-manager): a ConfigMap naming
     await op.stop();
   }
 });
+
+test.serial('10. server-side apply: create and update what a manager applies, with the owner reference; another manager is a 409 until force', async (t) => {
+  const ns = await freshNamespace(core, 'op-apply');
+  const client = resourceClient(kc, { fieldManager: 'e2e-apply' });
+  const other = resourceClient(kc, { fieldManager: 'someone-else' });
+  try {
+    const owner: KubeObject = await client.create<KubeObject>({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'owner', namespace: ns } });
+    const desired = (data: Record<string, string>) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'applied', namespace: ns }, data }) as KubeObject & { data: Record<string, string> };
+    const first = await client.apply(desired({ a: '1', b: '1' }), { owner });
+    t.deepEqual(first.data, { a: '1', b: '1' });
+    t.like((first.metadata as { ownerReferences?: unknown[] }).ownerReferences?.[0], { name: 'owner', uid: owner.metadata!.uid, controller: true });
+    const second = await client.apply(desired({ a: '2' }), { owner });
+    t.deepEqual(second.data, { a: '2' }, 'b, applied before and left out now, is removed');
+    const refused = await t.throwsAsync(other.apply(desired({ a: 'theirs' })), { instanceOf: KubeApiError });
+    t.is(refused?.code, 409);
+    t.regex(refused!.message, /conflict with "e2e-apply"/);
+    t.false(refused instanceof ControllerError);
+    t.deepEqual((await other.apply(desired({ a: 'theirs' }), { force: true })).data, { a: 'theirs' });
+  } finally {
+    client.close();
+    other.close();
+  }
+});
