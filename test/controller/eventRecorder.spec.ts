@@ -5,7 +5,8 @@
 import test from 'ava';
 import { VirtualTimeScheduler } from 'rxjs';
 import { eventRecorder, type EventToPublish } from '../../src/controller/eventRecorder.js';
-import { resourceClient, type ResourceClient } from '../../src/controller/writes/resourceClient.js';
+import { resourceClient } from '../../src/controller/writes/resourceClient.js';
+import { recordingClient } from './recordingClient.js';
 import { KubeApiError } from '../../src/errors.js';
 import type { KubeObject } from '../../src/store/kubeObject.js';
 import { createTestApiServer } from '../../src/testServer/index.js';
@@ -13,24 +14,6 @@ import { createTestApiServer } from '../../src/testServer/index.js';
 const regarding: KubeObject = { apiVersion: 'demo.example.com/v1', kind: 'Set', metadata: { name: 's', namespace: 'n', uid: 'u1', resourceVersion: '7' } };
 const created: EventToPublish = { type: 'Normal', reason: 'Created', action: 'CreateConfigMap', note: 'created c1', regarding };
 
-/** A client that records creates and patches and fails the next `failures` calls with `error`. */
-function recordingClient() {
-  const calls: { verb: 'create' | 'patch'; body: Record<string, unknown>; target?: unknown }[] = [];
-  const state = { failures: 0, error: new Error('boom') as unknown };
-  const fail = (): Promise<never> | undefined => (state.failures > 0 ? (state.failures--, Promise.reject(state.error)) : undefined);
-  const unused = () => Promise.reject(new Error('not used'));
-  const client: ResourceClient = {
-    get: unused,
-    replace: unused,
-    edit: unused,
-    apply: unused,
-    delete: unused,
-    close: () => undefined,
-    create: (object) => fail() ?? (calls.push({ verb: 'create', body: object as unknown as Record<string, unknown> }), Promise.resolve(object)),
-    patch: (target, body) => fail() ?? (calls.push({ verb: 'patch', body: body as Record<string, unknown>, target }), Promise.resolve({} as never)),
-  };
-  return { client, calls, state };
-}
 
 /** Runs `work` while settling promises and running the virtual clock until both are idle. */
 async function settle<T>(scheduler: VirtualTimeScheduler, work: Promise<T>): Promise<T> {

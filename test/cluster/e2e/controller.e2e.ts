@@ -52,6 +52,17 @@ function operator(namespace: string, instance = 'e2e') {
   };
 }
 
+/** A fresh namespace with an operator running in it for `run`, stopped gracefully after. */
+async function withOperator(prefix: string, run: (ns: string, op: ReturnType<typeof operator>) => Promise<void>): Promise<void> {
+  const ns = await freshNamespace(core, prefix);
+  const op = operator(ns);
+  try {
+    await run(ns, op);
+  } finally {
+    await op.stop();
+  }
+}
+
 const setBody = (namespace: string, name: string, configMaps: Record<string, Record<string, string>>) => ({ apiVersion: `${group}/v1`, kind: 'ConfigMapSet', metadata: { name, namespace }, spec: { configMaps } });
 const createSet = (namespace: string, name: string, configMaps: Record<string, Record<string, string>>) =>
   custom.createNamespacedCustomObject({ group, version: 'v1', namespace, plural: 'configmapsets', body: setBody(namespace, name, configMaps) });
@@ -67,11 +78,9 @@ const children = async (namespace: string) => (await core.listNamespacedConfigMa
 const ready = (set: ConfigMapSet | undefined, count: number) =>
   set?.status?.configMaps === count && set.status.observedGeneration === set.metadata?.generation && set.status.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') === true;
 
-test.serial('1. create: the ConfigMaps are created, owned by the set; the finalizer, a Ready condition and Events follow', async (t) => {
-  const ns = await freshNamespace(core, 'op-create');
-  const op = operator(ns);
-  const started = Date.now();
-  try {
+test.serial('1. create: the ConfigMaps are created, owned by the set; the finalizer, a Ready condition and Events follow', async (t) =>
+  withOperator('op-create', async (ns) => {
+    const started = Date.now();
     await createSet(ns, 'web', { app: { mode: 'fast' }, db: { url: 'postgres://db' } });
     await until(async () => ready(await getSet(ns, 'web'), 2), 'web Ready with 2 ConfigMaps');
     t.log(`converged in ${Date.now() - started} ms`);
@@ -86,15 +95,10 @@ test.serial('1. create: the ConfigMaps are created, owned by the set; the finali
     await until(async () => (await events.listNamespacedEvent({ namespace: ns })).items.filter((e) => e.reason === 'Created').length === 2, 'two Created events');
     const created = (await events.listNamespacedEvent({ namespace: ns })).items.find((e) => e.reason === 'Created')!;
     t.like(created, { type: 'Normal', action: 'CreateConfigMap', reportingController: 'demo.rx-informer.dev/configmapset-controller', reportingInstance: 'e2e', regarding: { kind: 'ConfigMapSet', name: 'web', namespace: ns } });
-  } finally {
-    await op.stop();
-  }
-});
+  }));
 
-test.serial('2. update: a new entry is created, a removed one deleted, a changed one updated', async (t) => {
-  const ns = await freshNamespace(core, 'op-update');
-  const op = operator(ns);
-  try {
+test.serial('2. update: a new entry is created, a removed one deleted, a changed one updated', async (t) =>
+  withOperator('op-update', async (ns) => {
     await createSet(ns, 's', { a: { v: '1' }, b: { v: '1' } });
     await until(async () => ready(await getSet(ns, 's'), 2), 's Ready');
     await custom.patchNamespacedCustomObject(
@@ -102,15 +106,10 @@ test.serial('2. update: a new entry is created, a removed one deleted, a changed
     );
     await until(async () => ready(await getSet(ns, 's'), 2) && (await children(ns)).map((c) => `${c.metadata!.name}=${c.data!['v']}`).sort().join() === 's-a=2,s-c=1', 'a updated, b gone, c created');
     t.pass();
-  } finally {
-    await op.stop();
-  }
-});
+  }));
 
-test.serial('3. drift: a ConfigMap edited or deleted by hand is put back', async (t) => {
-  const ns = await freshNamespace(core, 'op-drift');
-  const op = operator(ns);
-  try {
+test.serial('3. drift: a ConfigMap edited or deleted by hand is put back', async (t) =>
+  withOperator('op-drift', async (ns) => {
     await createSet(ns, 's', { a: { v: '1' } });
     await until(async () => ready(await getSet(ns, 's'), 1), 's Ready');
     const current = await core.readNamespacedConfigMap({ name: 's-a', namespace: ns });
@@ -120,10 +119,7 @@ test.serial('3. drift: a ConfigMap edited or deleted by hand is put back', async
     await core.deleteNamespacedConfigMap({ name: 's-a', namespace: ns });
     await until(async () => (await children(ns)).some((c) => c.metadata!.name === 's-a' && c.data?.['v'] === '1'), 's-a created again');
     t.pass();
-  } finally {
-    await op.stop();
-  }
-});
+  }));
 
 test.serial('4. delete: the finalizer holds the set while the operator is down; started again, it cleans up and the set goes', async (t) => {
   const ns = await freshNamespace(core, 'op-delete');
@@ -223,23 +219,16 @@ test.serial('7. restart mid-work: an operator killed while reconciling 40 sets l
   }
 });
 
-test.serial('8. the informer sees the operator: a Ready set reads Ready in a plain informer too', async (t) => {
-  const ns = await freshNamespace(core, 'op-watch');
-  const op = operator(ns);
-  const sets = informer(listWatch<ConfigMapSet>(kc, { apiVersion: `${group}/v1`, kind: 'ConfigMapSet', namespace: ns }));
-  try {
+test.serial('8. the informer sees the operator: a Ready set reads Ready in a plain informer too', async (t) =>
+  withOperator('op-watch', async (ns) => {
+    const sets = informer(listWatch<ConfigMapSet>(kc, { apiVersion: `${group}/v1`, kind: 'ConfigMapSet', namespace: ns }));
     await createSet(ns, 's', { a: { v: '1' } });
     const readyInCache = await firstValueFrom(sets.snapshots$.pipe(filter((snapshot) => ready(snapshot.get(ns, 's'), 1))));
     t.is(readyInCache.get(ns, 's')!.status!.conditions![0]!.reason, 'Reconciled');
-  } finally {
-    await op.stop();
-  }
-});
+  }));
 
-test.serial('9. garbage collection (kube-controller-manager): a ConfigMap naming a deleted set as its owner is deleted by the GC, not by the operator', async (t) => {
-  const ns = await freshNamespace(core, 'op-gc');
-  const op = operator(ns);
-  try {
+test.serial('9. garbage collection (kube-controller-manager): a ConfigMap naming a deleted set as its owner is deleted by the GC, not by the operator', async (t) =>
+  withOperator('op-gc', async (ns) => {
     await createSet(ns, 's', { a: { v: '1' } });
     await until(async () => ready(await getSet(ns, 's'), 1), 's Ready');
     const set = (await getSet(ns, 's'))!;
@@ -255,10 +244,7 @@ test.serial('9. garbage collection (kube-controller-manager): a ConfigMap naming
     await until(async () => (await children(ns)).length === 0, 'the garbage collector deleted by-someone-else', 120_000);
     t.log(`garbage collected ${Date.now() - started} ms after the owner went`);
     t.pass();
-  } finally {
-    await op.stop();
-  }
-});
+  }));
 
 test.serial('10. server-side apply: create and update what a manager applies, with the owner reference; another manager is a 409 until force', async (t) => {
   const ns = await freshNamespace(core, 'op-apply');

@@ -2,10 +2,10 @@
 import test from 'ava';
 import { byControllerOwner, controllerOf, controllerReference, ownerRefsOf, setControllerReference } from '../../../src/controller/ownerReferences.js';
 import { createOrUpdate } from '../../../src/controller/writes/createOrUpdate.js';
-import { resourceClient, type ResourceClient } from '../../../src/controller/writes/resourceClient.js';
 import { ControllerError } from '../../../src/errors.js';
 import type { KubeObject } from '../../../src/store/kubeObject.js';
-import { createTestApiServer, type JsonObject, type TestApiServer } from '../../../src/testServer/index.js';
+import type { JsonObject, TestApiServer } from '../../../src/testServer/index.js';
+import { withClient } from './withClient.js';
 
 interface Cm extends KubeObject {
   readonly data?: Readonly<Record<string, string>>;
@@ -14,21 +14,9 @@ interface Widget extends KubeObject {
   readonly spec?: Readonly<Record<string, unknown>>;
   readonly status?: Readonly<Record<string, unknown>>;
 }
-const widgets = { group: 'demo.example.com', version: 'v1', plural: 'widgets', kind: 'Widget', namespaced: true, statusSubresource: true } as const;
 const owner: KubeObject = { apiVersion: 'demo.example.com/v1', kind: 'Widget', metadata: { name: 'w', namespace: 'n', uid: 'uid-w' } };
 const other: KubeObject = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd', namespace: 'n', uid: 'uid-d' } };
 const desired = (data: Record<string, string | null>): Cm => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', namespace: 'n', labels: { app: 'w' } }, data: data as Record<string, string> });
-
-async function withClient(run: (server: TestApiServer, client: ResourceClient) => Promise<void>): Promise<void> {
-  const server = await createTestApiServer({ resources: [widgets] });
-  const client = resourceClient(server.kubeConfig, { fieldManager: 'tests' });
-  try {
-    await run(server, client);
-  } finally {
-    client.close();
-    await server.close();
-  }
-}
 
 const cached = (server: TestApiServer, resource: string, name: string) => server.get(resource, 'n', name) as Cm | undefined;
 

@@ -4,7 +4,8 @@
  */
 import test from 'ava';
 import { finalizer } from '../../../src/controller/writes/finalizer.js';
-import { resourceClient, type ResourceClient } from '../../../src/controller/writes/resourceClient.js';
+import { resourceClient } from '../../../src/controller/writes/resourceClient.js';
+import { recordingClient, type RecordedCall } from '../recordingClient.js';
 import { ControllerError } from '../../../src/errors.js';
 import type { KubeObject } from '../../../src/store/kubeObject.js';
 import { createTestApiServer } from '../../../src/testServer/index.js';
@@ -12,23 +13,9 @@ import { createTestApiServer } from '../../../src/testServer/index.js';
 const name = 'demo.example.com/cleanup';
 const object = (metadata: Record<string, unknown> = {}): KubeObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a', namespace: 'n', resourceVersion: '5', ...metadata } });
 
-function recordingClient(): { client: ResourceClient; patches: unknown[][] } {
-  const patches: unknown[][] = [];
-  const unused = () => Promise.reject(new Error('not used'));
-  const client: ResourceClient = {
-    get: unused,
-    create: unused,
-    replace: unused,
-    edit: unused,
-    apply: unused,
-    delete: unused,
-    close: () => undefined,
-    patch: (target, body, options) => {
-      patches.push([target, body, options.type]);
-      return Promise.resolve({} as never);
-    },
-  };
-  return { client, patches };
+/** The patches a finalizer sends, as `[target, operations, type]`. */
+function patchesOf(calls: readonly RecordedCall[]): unknown[][] {
+  return calls.filter((c) => c.verb === 'patch').map((c) => [c.target, c.body, c.type]);
 }
 
 const handlers = (log: string[]) => ({
@@ -38,11 +25,11 @@ const handlers = (log: string[]) => ({
 const target = { apiVersion: 'v1', kind: 'ConfigMap', name: 'a', namespace: 'n' };
 
 test('absent, not deleting: adds the finalizer guarded by the list read (null when there is none), and awaits the change', async (t) => {
-  const { client, patches } = recordingClient();
+  const { client, calls } = recordingClient();
   const log: string[] = [];
   t.deepEqual(await finalizer(client, name, object(), handlers(log)), {});
   t.deepEqual(await finalizer(client, name, object({ finalizers: ['other/one'] }), handlers(log)), {});
-  t.deepEqual(patches, [
+  t.deepEqual(patchesOf(calls), [
     [target, [{ op: 'test', path: '/metadata/finalizers', value: null }, { op: 'add', path: '/metadata/finalizers', value: [name] }], 'json'],
     [target, [{ op: 'test', path: '/metadata/finalizers', value: ['other/one'] }, { op: 'add', path: '/metadata/finalizers/-', value: name }], 'json'],
   ]);
@@ -50,24 +37,24 @@ test('absent, not deleting: adds the finalizer guarded by the list read (null wh
 });
 
 test('present, not deleting: apply, and nothing is written', async (t) => {
-  const { client, patches } = recordingClient();
+  const { client, calls } = recordingClient();
   const log: string[] = [];
   t.deepEqual(await finalizer(client, name, object({ finalizers: [name] }), handlers(log)), { requeueAfterMs: 60_000 });
   t.deepEqual(log, ['apply a']);
-  t.deepEqual(patches, []);
+  t.deepEqual(patchesOf(calls), []);
 });
 
 test('present, deleting: cleanup, then the finalizer at its index is removed with a test of that entry', async (t) => {
-  const { client, patches } = recordingClient();
+  const { client, calls } = recordingClient();
   const log: string[] = [];
   const result = await finalizer(client, name, object({ finalizers: ['other/one', name], deletionTimestamp: '2026-12-01T00:00:00Z' }), handlers(log));
   t.deepEqual(result, { requeueAfterMs: 1 });
   t.deepEqual(log, ['cleanup a']);
-  t.deepEqual(patches, [[target, [{ op: 'test', path: '/metadata/finalizers/1', value: name }, { op: 'remove', path: '/metadata/finalizers/1' }], 'json']]);
+  t.deepEqual(patchesOf(calls), [[target, [{ op: 'test', path: '/metadata/finalizers/1', value: name }, { op: 'remove', path: '/metadata/finalizers/1' }], 'json']]);
 });
 
 test('a failing cleanup keeps the finalizer: nothing is written and the error comes out', async (t) => {
-  const { client, patches } = recordingClient();
+  const { client, calls } = recordingClient();
   await t.throwsAsync(
     finalizer(client, name, object({ finalizers: [name], deletionTimestamp: '2026-12-01T00:00:00Z' }), {
       apply: () => undefined,
@@ -75,14 +62,14 @@ test('a failing cleanup keeps the finalizer: nothing is written and the error co
     }),
     { message: 'external system down' },
   );
-  t.deepEqual(patches, []);
+  t.deepEqual(patchesOf(calls), []);
 });
 
 test('absent, deleting: nothing to do', async (t) => {
-  const { client, patches } = recordingClient();
+  const { client, calls } = recordingClient();
   const log: string[] = [];
   t.deepEqual(await finalizer(client, name, object({ finalizers: ['other/one'], deletionTimestamp: '2026-12-01T00:00:00Z' }), handlers(log)), {});
-  t.deepEqual([log, patches], [[], []]);
+  t.deepEqual([log, patchesOf(calls)], [[], []]);
 });
 
 test('bad arguments are TypeErrors', async (t) => {

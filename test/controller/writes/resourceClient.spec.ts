@@ -3,7 +3,8 @@ import test from 'ava';
 import { resourceClient } from '../../../src/controller/writes/resourceClient.js';
 import { ControllerError, KubeApiError, TransportError } from '../../../src/errors.js';
 import type { KubeObject } from '../../../src/store/kubeObject.js';
-import { createTestApiServer, type TestApiServer } from '../../../src/testServer/index.js';
+import type { TestApiServer } from '../../../src/testServer/index.js';
+import { withClient } from './withClient.js';
 
 interface Cm extends KubeObject {
   readonly data?: Readonly<Record<string, string>>;
@@ -13,19 +14,7 @@ interface Widget extends KubeObject {
   readonly status?: { readonly phase?: string };
 }
 
-const widgets = { group: 'demo.example.com', version: 'v1', plural: 'widgets', kind: 'Widget', namespaced: true, statusSubresource: true } as const;
 const cm = (name: string, data: Record<string, string> = {}): Cm => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'n' }, data });
-
-async function withClient(run: (server: TestApiServer, client: ReturnType<typeof resourceClient>) => Promise<void>): Promise<void> {
-  const server = await createTestApiServer({ resources: [widgets] });
-  const client = resourceClient(server.kubeConfig, { fieldManager: 'tests' });
-  try {
-    await run(server, client);
-  } finally {
-    client.close();
-    await server.close();
-  }
-}
 
 const writes = (server: TestApiServer) => server.requests.filter((r) => r.method !== 'GET');
 
