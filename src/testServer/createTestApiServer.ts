@@ -26,10 +26,12 @@ const noop = (): void => undefined;
  *
  * Fidelity notes: continue pages and `resourceVersionMatch=Exact` lists are served from the change
  * log, so they are consistent while their RV is in the log and 410 after; `resourceVersion=0` is
- * served as the current state; strategic merge patches are applied as merge patches; a DELETE of an
- * object with finalizers sets `deletionTimestamp` (which writes then keep, and which forbids new
- * finalizers) and removing the last one deletes it; there is no garbage collector; there is no
- * admission, defaulting or validation beyond names and resourceVersions.
+ * served as the current state; strategic merge patches are applied as merge patches; server-side
+ * apply is simplified (fields are owned by apply managers only; lists are atomic, owner references
+ * excepted); a DELETE of an object with finalizers sets `deletionTimestamp` (which writes then
+ * keep, and which forbids new finalizers) and removing the last one deletes it; there is no
+ * garbage collector; there is no admission, defaulting or validation beyond names and
+ * resourceVersions.
  *
  * ## Example
  * ```ts
