@@ -104,11 +104,13 @@ export type ReconcileOutcome =
  * - Failures requeue the key after `max(perKey, bucket)`: per key `baseDelayMs·2^failures` up to
  *   `maxDelayMs`, and an overall token bucket of `retriesPerSecond` with `retryBurst`. A success
  *   forgets the key's failures. `{ requeueAfterMs }` from the handler schedules another run; of two
- *   pending delays for one key the earlier wins.
+ *   pending delays for one key the earlier wins. A `terminal()` error is not retried (outcome
+ *   `terminal`) and its failures are kept; `retryDelay` (an error policy) may pick a failure's delay.
  * - At most `concurrency` handlers run at once.
  * - When the keys complete, the operator stops taking keys and drops pending retries, runs what is
- *   queued, waits for running handlers, then completes (graceful shutdown). Unsubscribing aborts
- *   running handlers (`context.signal`) and clears every timer.
+ *   queued (or, with `drain: false`, drops it too), waits for running handlers, then completes
+ *   (graceful shutdown). Unsubscribing aborts running handlers (`context.signal`) and clears every
+ *   timer. `metrics` hooks hear of every add, start, end and retry (work-queue metrics).
  *
  * ## Example
  * ```ts
