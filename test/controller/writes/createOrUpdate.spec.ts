@@ -1,6 +1,8 @@
 /** createOrUpdate() and the owner reference helpers, against the in-process API server. */
 import test from 'ava';
-import { byControllerOwner, controllerOf, controllerReference, ownerRefsOf, setControllerReference } from '../../../src/controller/ownerReferences.js';
+import { byControllerOwner, controllerOf, controllerReference, ownedBy, ownerRefsOf, setControllerReference } from '../../../src/controller/ownerReferences.js';
+import { applyBatch } from '../../../src/store/applyBatch.js';
+import { emptySnapshot } from '../../../src/store/snapshot.js';
 import { createOrUpdate } from '../../../src/controller/writes/createOrUpdate.js';
 import { ControllerError } from '../../../src/errors.js';
 import type { KubeObject } from '../../../src/store/kubeObject.js';
@@ -114,4 +116,16 @@ test('desired may be an object as read (server-owned metadata is not sent): crea
     t.is(again?.reason, 'conflict');
     t.truthy(server.get('configmaps', 'n', 'c'));
   });
+});
+
+test('ownedBy: the children of an owner, through the byControllerOwner index or by a scan; none for an owner without uid', (t) => {
+  let snapshot = emptySnapshot<KubeObject>(['owner']);
+  const indexed = (s: typeof snapshot, ...objects: KubeObject[]) =>
+    applyBatch(s, { deltas: new Map(objects.map((o) => [`n/${o.metadata!.name}`, [{ type: 'Added' as const, key: `n/${o.metadata!.name}`, object: o }]])) }, { owner: byControllerOwner }).snapshot;
+  const mine = setControllerReference({ ...desired({}), metadata: { name: 'mine', namespace: 'n' } }, owner);
+  const theirs = setControllerReference({ ...desired({}), metadata: { name: 'theirs', namespace: 'n' } }, other);
+  snapshot = indexed(snapshot, mine, theirs, { ...desired({}), metadata: { name: 'free', namespace: 'n' } });
+  t.deepEqual(ownedBy(snapshot, owner, 'owner').map((o) => o.metadata?.name), ['mine']);
+  t.deepEqual(ownedBy(snapshot, owner).map((o) => o.metadata?.name), ['mine']);
+  t.deepEqual(ownedBy(snapshot, { metadata: { name: 'x' } }), []);
 });
