@@ -11,7 +11,7 @@
  * | {@link TransformError} | sources, on `onStatus` | the configured `transform` threw |
  * | {@link InformerError} | informer `errors$`, store updates | a bad object, index function, handler or hook; the informer went on |
  * | {@link NotSyncedError} | `whenSynced()`, `whenAllSynced()` (rejected) | the wait for the first synced snapshot ended without one |
- * | {@link ControllerError} | the controller toolkit (`rx-informer/controller`) | a write lost a race, a reconcile gave up for good, an edit that cannot be sent, a controller that could not start or stop in time |
+ * | {@link ControllerError} | the controller toolkit (`rx-informer/controller`) | a write lost a race, a reconcile gave up for good, an edit that cannot be sent, a controller that could not stop in time |
  * | {@link UnknownIndexError} | snapshot queries (thrown) | an index that was not configured |
  * | {@link LabelSelectorError} | selector parsing (thrown) | selector text or spec that is not valid |
  *
@@ -335,11 +335,10 @@ export function notSyncedError(reason: NotSyncedReason, informer: string | undef
  * - `alreadyOwned` — the object has a controller `ownerReference` to another owner.
  * - `invalidEdit` — a draft edit that JSON Patch cannot express (replacing the whole object, a `Map`
  *   or `Set` value), or a status edit that changed more than `status`.
- * - `syncTimeout` — the informers of a controller did not sync within its `syncTimeoutMs`.
  * - `shutdownTimeout` — reconciles were still running when the shutdown grace period ended; they
  *   were aborted.
  */
-export type ControllerErrorReason = 'conflict' | 'terminal' | 'alreadyOwned' | 'invalidEdit' | 'syncTimeout' | 'shutdownTimeout';
+export type ControllerErrorReason = 'conflict' | 'terminal' | 'alreadyOwned' | 'invalidEdit' | 'shutdownTimeout';
 
 /** Options of the {@link ControllerError} constructor. */
 export interface ControllerErrorOptions {

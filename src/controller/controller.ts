@@ -12,8 +12,8 @@ import { reconcileObjects, type ControllerOutcome, type ErrorPolicy, type Reconc
 import { toOwnerRefs, type OwnerType } from './toOwnerRefs.js';
 import { toRefs } from './toRefs.js';
 
-/** What the controller needs of an informer: its changes, its snapshot, its synced flag, its updates (to keep it running). */
-export type ControllerInformer<T extends KubeObject> = Pick<Informer<T>, 'changes$' | 'snapshot' | 'synced$' | 'updates$'>;
+/** What the controller needs of an informer: its changes and snapshot, its sync (`synced$`, `whenSynced`), `connect()` and `status$` to keep it running and see it fail. */
+export type ControllerInformer<T extends KubeObject> = Pick<Informer<T>, 'changes$' | 'snapshot' | 'synced$' | 'whenSynced' | 'connect' | 'status$'>;
 
 /** A child informer whose objects map to their owner (controller-runtime's `Owns`, kube-rs's `owns`). */
 export interface OwnsConfig {
@@ -61,7 +61,10 @@ export interface ControllerConfig<T extends KubeObject> extends Omit<ReconcileOb
   readonly shutdownOn?: Observable<unknown>;
   /** How long running reconciles may take after `shutdownOn`; then they are aborted and the output errors with `shutdownTimeout`. Default 30 000 (controller-runtime's `GracefulShutdownTimeout`). */
   readonly shutdownGraceMs?: number;
-  /** How long to wait for every informer's first list before erroring with `syncTimeout`. Default 120 000; `0` waits for ever. */
+  /**
+   * How long to wait for every informer's first list (`whenSynced({ timeoutMs })`, on the informer's
+   * scheduler) before erroring with its `NotSyncedError` (`timeout`). Default 120 000; `0` waits for ever.
+   */
   readonly syncTimeoutMs?: number;
 }
 
@@ -86,9 +89,9 @@ export interface ControllerConfig<T extends KubeObject> extends Omit<ReconcileOb
  *   under a 10/s bucket); `{ requeueAfterMs }` runs it again later; a `terminal()` error stops
  *   retrying; the `errorPolicy` may choose the delay instead.
  * - Nothing runs before every informer has synced (requests meanwhile are deduplicated); a sync
- *   that takes longer than `syncTimeoutMs` is an error.
+ *   that takes longer than `syncTimeoutMs` errors with the informer's `NotSyncedError`.
  * - Cold, like every stage here: nothing starts until subscribed; it keeps its informers running
- *   while subscribed. Unsubscribing stops at once (running reconciles see their signal aborted);
+ *   while subscribed (`connect()`). Unsubscribing stops at once (running reconciles see their signal aborted);
  *   `shutdownOn` stops gracefully. An informer's failure errors the output.
  *
  * ## Example
@@ -138,7 +141,7 @@ export function controller<T extends KubeObject>(primary: ControllerInformer<T>,
   const workConfig = { ...queue, drain: false, ...(errorPolicy ? { errorPolicy } : {}), ...(ownerType ? { kind: ownerType } : {}) };
   reconcileObjects(primary, reconciler, workConfig); // bad queue options throw now, not at subscribe
   const informers = [primary, ...owned.map((o) => o.informer), ...watches.map((w) => w.informer)];
-  const hold = holdUntilSynced(informers, { timeoutMs: syncTimeoutMs, scheduler });
+  const hold = holdUntilSynced(informers, { timeoutMs: syncTimeoutMs });
 
   return defer(() => {
     const stop$ = (shutdownOn ?? NEVER).pipe(take(1), share());
@@ -205,7 +208,7 @@ function withShutdown(
 
 function isInformer(value: unknown): value is ControllerInformer<KubeObject> {
   const candidate = value as Partial<ControllerInformer<KubeObject>> | null;
-  return candidate !== null && typeof candidate === 'object' && candidate.changes$ instanceof Observable && candidate.synced$ instanceof Observable && candidate.updates$ instanceof Observable && 'snapshot' in candidate;
+  return candidate !== null && typeof candidate === 'object' && candidate.changes$ instanceof Observable && candidate.synced$ instanceof Observable && candidate.status$ instanceof Observable && typeof candidate.connect === 'function' && typeof candidate.whenSynced === 'function' && 'snapshot' in candidate;
 }
 
 /** The kind of an informer a factory made from `{ apiVersion, kind }`. */

@@ -1,14 +1,20 @@
-import { asyncScheduler, combineLatest, EmptyError, first, NEVER, Observable, tap, type MonoTypeOperatorFunction, type SchedulerLike, type Subscription } from 'rxjs';
-import { ControllerError } from '../errors.js';
+import { combineLatest, filter, NEVER, Observable, take, type MonoTypeOperatorFunction } from 'rxjs';
+import type { Informer } from '../informer/informer.js';
+import type { KubeObject } from '../store/kubeObject.js';
 import { refCacheKey, type ObjectRef } from './objectRef.js';
 
 /** Options of {@link holdUntilSynced}. */
 export interface HoldUntilSyncedConfig {
-  /** Error with {@link ControllerError} `syncTimeout` when not synced by then. Default 120 000 (controller-runtime's `CacheSyncTimeout`); `0` or `Infinity`: wait for ever. */
+  /**
+   * Error with the {@link NotSyncedError} of `whenSynced()` (`timeout`) when not synced by then,
+   * measured on each informer's scheduler. Default 120 000 (controller-runtime's
+   * `CacheSyncTimeout`); `0` or `Infinity`: wait for ever.
+   */
   readonly timeoutMs?: number;
-  /** Times the timeout. Default `asyncScheduler`. */
-  readonly scheduler?: SchedulerLike;
 }
+
+/** What {@link holdUntilSynced} reads of an informer: its synced flag and its sync wait. */
+export type SyncSource = Pick<Informer<KubeObject>, 'synced$' | 'whenSynced'>;
 
 /**
  * Holds refs back until every informer has synced, then lets them through (each held key once, in
@@ -22,24 +28,30 @@ export interface HoldUntilSyncedConfig {
  * output:  --------(ab)c--|
  * ```
  *
- * Completing before the sync drops what was held. An informer's error errors the output.
+ * The refs go out in the same turn as the last `synced$` turns true, so the objects of that list
+ * are held with the rest, not run twice. Why a wait fails is the informer's own rule: the output
+ * errors with the {@link NotSyncedError} its `whenSynced({ timeoutMs, signal })` rejects with
+ * (`timeout`; `disconnected` when one stops unsynced), or with the source's error. Watching
+ * `synced$` runs an informer until it has synced; to keep it running after, connect it (as
+ * `controller()` does). Completing before the sync drops what was held; unsubscribing aborts the
+ * waits.
  *
- * @param informers what must be synced: anything with `synced$` (replaying its current value).
- * @param config the timeout and its scheduler.
+ * @param informers what must be synced.
+ * @param config the timeout.
  * @returns an operator on refs.
  */
-export function holdUntilSynced(informers: readonly { readonly synced$: Observable<boolean> }[], config: HoldUntilSyncedConfig = {}): MonoTypeOperatorFunction<ObjectRef> {
-  const { timeoutMs = 120_000, scheduler = asyncScheduler } = config;
-  if (!Array.isArray(informers) || informers.some((i) => !(i?.synced$ instanceof Observable))) throw new TypeError('[informer] holdUntilSynced: expected an array of informers');
+export function holdUntilSynced(informers: readonly SyncSource[], config: HoldUntilSyncedConfig = {}): MonoTypeOperatorFunction<ObjectRef> {
+  const { timeoutMs = 120_000 } = config;
+  if (!Array.isArray(informers) || informers.some((i) => !(i?.synced$ instanceof Observable) || typeof i.whenSynced !== 'function')) {
+    throw new TypeError('[informer] holdUntilSynced: expected an array of informers');
+  }
   if (!(timeoutMs >= 0)) throw new TypeError(`[informer] holdUntilSynced: timeoutMs must be >= 0, got ${String(timeoutMs)}`);
+  const waitMs = timeoutMs > 0 && Number.isFinite(timeoutMs) ? timeoutMs : undefined;
   return (source) =>
     new Observable<ObjectRef>((subscriber) => {
       const held = new Map<string, ObjectRef>();
       let ready = informers.length === 0;
-      const synced: boolean[] = informers.map(() => false);
-      let timeout: Subscription | undefined;
-      // The input first: of one update, its notifications then reach us before its synced flag does,
-      // so the objects of the last list to arrive are held with the rest, not run twice.
+      // The input first: of one update, its notifications then reach us before its synced flag does.
       const input = source.subscribe({
         next: (ref) => {
           if (ready) subscriber.next(ref);
@@ -51,29 +63,28 @@ export function holdUntilSynced(informers: readonly { readonly synced$: Observab
         error: (error: unknown) => subscriber.error(error),
         complete: () => subscriber.complete(),
       });
-      const readiness = (informers.length === 0 ? NEVER : combineLatest(informers.map((informer, i) => informer.synced$.pipe(first(Boolean), tap(() => (synced[i] = true))))))
-        .pipe(first())
+      const readiness = (informers.length === 0 ? NEVER : combineLatest(informers.map((informer) => informer.synced$.pipe(filter(Boolean), take(1)))))
+        .pipe(take(1))
         .subscribe({
           next: () => {
             ready = true;
-            timeout?.unsubscribe();
             for (const ref of held.values()) subscriber.next(ref);
             held.clear();
           },
-          error: (error: unknown) =>
-            subscriber.error(error instanceof EmptyError ? new ControllerError('syncTimeout', `[informer] controller: informer #${synced.indexOf(false) + 1} of ${informers.length} ended before it synced`) : error),
+          error: (error: unknown) => subscriber.error(error),
         });
-      if (!ready && timeoutMs > 0 && Number.isFinite(timeoutMs)) {
-        timeout = scheduler.schedule(() => {
-          if (ready) return;
-          const waiting = synced.flatMap((done, i) => (done ? [] : [`#${i + 1}`]));
-          subscriber.error(new ControllerError('syncTimeout', `[informer] controller: informer(s) ${waiting.join(', ')} of ${informers.length} not synced after ${timeoutMs} ms`));
-        }, timeoutMs);
+      const waits = new AbortController();
+      if (!ready) {
+        for (const informer of informers) {
+          informer.whenSynced({ signal: waits.signal, ...(waitMs !== undefined ? { timeoutMs: waitMs } : {}) }).catch((error: unknown) => {
+            if (!ready && !waits.signal.aborted) subscriber.error(error);
+          });
+        }
       }
       return () => {
+        waits.abort();
         input.unsubscribe();
         readiness.unsubscribe();
-        timeout?.unsubscribe();
         held.clear();
       };
     });

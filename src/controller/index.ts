@@ -19,7 +19,7 @@ export type { OwnerType, ToOwnerRefsConfig } from './toOwnerRefs.js';
 export { toRefs } from './toRefs.js';
 export { reconcileAllOf } from './reconcileAllOf.js';
 export { holdUntilSynced } from './holdUntilSynced.js';
-export type { HoldUntilSyncedConfig } from './holdUntilSynced.js';
+export type { HoldUntilSyncedConfig, SyncSource } from './holdUntilSynced.js';
 export { objectRef } from './objectRef.js';
 export type { ObjectRef, TypedObjectRef } from './objectRef.js';
 export { terminal } from './terminal.js';

@@ -1,21 +1,17 @@
-import type { Observable } from 'rxjs';
+import type { Informer } from '../informer/informer.js';
+import type { KubeObject } from '../store/kubeObject.js';
+import { currentStatus } from './currentStatus.js';
 import type { HealthCheck } from './healthProbes.js';
 
-/** What {@link informersReady} reads of an informer: its snapshot's synced flag and, when it has one, its status stream. */
-export interface ReadinessSource {
-  readonly snapshot: { readonly synced: boolean };
-  /** A factory's informer has one: a watch backing off or failing makes it not ready. */
-  readonly status$?: Observable<{ readonly type: string }>;
-  /** Named in the failure reason (else its position). */
-  readonly name?: string;
-}
+/** What {@link informersReady} reads of an informer: its snapshot's synced flag and its status; `name` is used in the failure reason (else its position). */
+export type ReadinessSource = Pick<Informer<KubeObject>, 'snapshot' | 'status$'> & { readonly name?: string };
 
 const notAlive = new Set(['BACKING_OFF', 'ERROR', 'FAILED']);
 
 /**
  * A readiness check over a controller's informers: ready when every one has applied its first list
- * and, for those with a `status$`, its last status is not a failure or a backoff (its watch is
- * alive). Statuses are followed from the call on, so make the check when the informers are made.
+ * and its latest status (what `status$` replays at the time of the check) is not a failure or a
+ * backoff: its watch is alive.
  *
  * ## Example
  * ```ts
@@ -26,18 +22,19 @@ const notAlive = new Set(['BACKING_OFF', 'ERROR', 'FAILED']);
  * serveHealthProbes({ port: 8081, readiness: { informers: informersReady([sets, configMaps]) } }).subscribe();
  * ```
  *
- * @param informers the informers to watch.
+ * @param informers the informers to check.
  * @returns a {@link HealthCheck} that throws, naming the first informer that is not ready.
  */
 export function informersReady(informers: readonly ReadinessSource[]): HealthCheck {
-  if (!Array.isArray(informers) || informers.some((i) => i === null || typeof i !== 'object' || !('snapshot' in i))) throw new TypeError('[informer] informersReady: expected an array of informers');
-  const last = informers.map(() => undefined as string | undefined);
-  informers.forEach((informer, i) => informer.status$?.subscribe((status: { readonly type: string }) => (last[i] = status.type)));
+  if (!Array.isArray(informers) || informers.some((i) => i === null || typeof i !== 'object' || !('snapshot' in i) || typeof i.status$?.subscribe !== 'function')) {
+    throw new TypeError('[informer] informersReady: expected an array of informers');
+  }
   return () => {
     informers.forEach((informer, i) => {
       const name = informer.name ?? `informer #${i + 1}`;
       if (!informer.snapshot.synced) throw new Error(`${name} has not synced`);
-      if (last[i] !== undefined && notAlive.has(last[i]!)) throw new Error(`${name} is not watching (${last[i]})`);
+      const status = currentStatus(informer)?.type;
+      if (status !== undefined && notAlive.has(status)) throw new Error(`${name} is not watching (${status})`);
     });
   };
 }

@@ -7,6 +7,9 @@ import { informersReady } from '../../src/controller/informersReady.js';
 import { informer } from '../../src/informer/informer.js';
 import { fakeListWatch } from '../../src/testing/fakeListWatch.js';
 import { configMap } from '../../src/testing/objects.js';
+import { listEvents } from '../../src/testing/events.js';
+import type { RawEvent } from '../../src/sources/rawEvent.js';
+import type { KubeObject } from '../../src/store/kubeObject.js';
 
 function get(url: string): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
@@ -70,23 +73,27 @@ test('unsubscribing closes the server; a taken port is the error; bad config thr
   t.throws(() => serveHealthProbes({ port: 0, readiness: { 'a/b': () => true } }), { instanceOf: TypeError, message: /cannot be empty or contain/ });
 });
 
-test('informersReady: not ready until every informer has synced, and while a watch backs off', async (t) => {
+test('informersReady: not ready until every informer has synced, and while a watch backs off (statuses in band, as listWatch() sends them)', async (t) => {
   const api = fakeListWatch([configMap('a')]);
   const cms = informer(api.events$);
-  const status = new Subject<{ type: string }>();
-  const check = informersReady([{ snapshot: { synced: true }, status$: status, name: 'sets' }, cms]);
-  t.throws(() => check(), { message: 'informer #2 has not synced' });
-  const connection = cms.changes$.subscribe();
+  const events = new Subject<RawEvent<KubeObject>>();
+  const sets = informer(events);
+  const check = informersReady([Object.assign(sets, { name: 'sets' }), cms]);
+  const connections = [sets.connect(), cms.connect()];
   try {
-    await cms.whenSynced();
+    t.throws(() => check(), { message: 'sets has not synced' });
+    for (const event of listEvents([], '1')) events.next(event);
+    await Promise.all([sets.whenSynced(), cms.whenSynced()]);
     t.notThrows(() => check());
-    status.next({ type: 'ERROR' });
-    status.next({ type: 'BACKING_OFF' });
+    const cause = new Error('watch refused');
+    events.next({ type: 'STATUS', status: { type: 'ERROR', error: cause, permanent: false } });
+    events.next({ type: 'STATUS', status: { type: 'BACKING_OFF', attempt: 1, delay: 800, cause, next: 'rewatch' } });
     t.throws(() => check(), { message: 'sets is not watching (BACKING_OFF)' });
-    status.next({ type: 'WATCHING' });
+    events.next({ type: 'STATUS', status: { type: 'WATCHING', resourceVersion: '1' } });
     t.notThrows(() => check());
   } finally {
-    connection.unsubscribe();
+    for (const connection of connections) connection.unsubscribe();
   }
+  t.throws(() => check(), { message: 'sets has not synced' }, 'a stopped informer is not ready');
   t.throws(() => informersReady([{}] as never), { instanceOf: TypeError });
 });
