@@ -327,8 +327,8 @@ export function notSyncedError(reason: NotSyncedReason, informer: string | undef
 /**
  * What a {@link ControllerError} is about:
  * - `conflict` — a write lost a race with another writer: a 409 (`Conflict`, or `AlreadyExists` for a
- *   create), or the 422 the API server answers when a JSON Patch `test` fails (the object changed
- *   since it was read). `cause` is the {@link KubeApiError}. Retrying with a fresh read succeeds, so
+ *   create), the 422 the API server answers when a JSON Patch `test` fails (the object changed
+ *   since it was read), or a 404 of a write built from an object read earlier (it was deleted since). `cause` is the {@link KubeApiError}. Retrying with a fresh read succeeds, so
  *   a controller treats it as an ordinary error (per-key backoff).
  * - `terminal` — a reconciler gave up on an object for good (see `terminal()`); it is not retried
  *   until something triggers the object again.
@@ -364,17 +364,19 @@ export class ControllerError extends Error {
 }
 
 /**
- * @internal Whether a failed write lost a race: a 409 other than a server-side apply field conflict,
- * or a 422 without validation causes, which is how the API server answers a JSON Patch whose `test`
- * failed (or whose path vanished meanwhile).
+ * @internal Whether a failed write lost a race: a 409 other than a server-side apply field conflict;
+ * and for a write built from an object read earlier (`fromRead`: a JSON Patch with tests, a PUT
+ * with a resourceVersion), a 404 (the object was deleted since) or a 422 without validation causes,
+ * which is how the API server answers a JSON Patch whose `test` failed (or whose path vanished).
  */
-export function isWriteConflict(error: unknown, sentTests: boolean): error is KubeApiError {
+export function isWriteConflict(error: unknown, fromRead: boolean): error is KubeApiError {
   if (!(error instanceof KubeApiError)) return false;
+  if (error.code === 404) return fromRead;
   const causes = error.status?.details?.causes ?? [];
   // A server-side apply conflict (another field manager owns a field) is not a race: re-reading
   // does not help, only `force` or a different field set does.
   if (error.code === 409) return !causes.some((cause) => cause.reason === 'FieldManagerConflict');
-  return sentTests && error.code === 422 && causes.length === 0;
+  return fromRead && error.code === 422 && causes.length === 0;
 }
 
 /** @internal A write conflict wrapped for the reconcile loop. */

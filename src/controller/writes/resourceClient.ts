@@ -77,8 +77,9 @@ export interface ResourceClientConfig {
  * errors from the one catalogue. A kind is found by its `apiVersion` and `kind`: built-in kinds
  * from a table, custom resources through discovery (asked once per kind).
  *
- * Writes that lose a race reject with {@link ControllerError} `conflict` (a 409, or a 422 from a
- * failed JSON Patch `test`); other refusals with {@link KubeApiError}, network failures with
+ * Writes that lose a race reject with {@link ControllerError} `conflict` (a 409, a 422 from a
+ * failed JSON Patch `test`, or a 404 of an edit or PUT of an object read before it was deleted);
+ * other refusals with {@link KubeApiError}, network failures with
  * `TransportError` (all from the one catalogue of `rx-informer`).
  */
 export interface ResourceClient {
@@ -182,8 +183,8 @@ export function resourceClient(kubeConfig: KubeConfig, config: ResourceClientCon
     return query;
   };
 
-  const asConflict = (error: unknown, target: TypedObjectRef, sentTests: boolean): unknown =>
-    isWriteConflict(error, sentTests) ? conflictError(error, target.namespace ? `${target.namespace}/${target.name}` : target.name) : error;
+  const asConflict = (error: unknown, target: TypedObjectRef, fromRead: boolean): unknown =>
+    isWriteConflict(error, fromRead) ? conflictError(error, target.namespace ? `${target.namespace}/${target.name}` : target.name) : error;
 
   const patch = async <T extends KubeObject>(target: TypedObjectRef, body: readonly JsonPatchOperation[] | object, options: PatchOptions): Promise<T> => {
     const type = options?.type;
@@ -224,7 +225,7 @@ export function resourceClient(kubeConfig: KubeConfig, config: ResourceClientCon
       try {
         return await send('update', target, { method: 'PUT', query: writeQuery(options), body: JSON.stringify(object), subresource: options.subresource }, options.signal, (b) => b as typeof object);
       } catch (error) {
-        throw asConflict(error, target, false);
+        throw asConflict(error, target, typeof object.metadata?.resourceVersion === 'string' && object.metadata.resourceVersion !== '');
       }
     },
     patch,

@@ -73,6 +73,23 @@ test('a stale edit is a ControllerError conflict (the 422 of the failed test is 
   });
 });
 
+test('a write built from an object read before it was deleted is a conflict too (a 404 behind the resourceVersion test or precondition); a 404 without one is not', async (t) => {
+  await withClient(async (server, client) => {
+    const a = await client.create(cm('a', { k: 'v' }));
+    server.delete('configmaps', 'n', 'a');
+    const edit = await t.throwsAsync(client.edit(a, (draft) => void (draft.data = { k: 'w' })), { instanceOf: ControllerError });
+    t.is(edit?.reason, 'conflict');
+    t.true(edit?.cause instanceof KubeApiError && edit.cause.code === 404);
+    const put = await t.throwsAsync(client.replace({ ...a, data: { k: 'y' } }), { instanceOf: ControllerError });
+    t.true(put?.cause instanceof KubeApiError && put.cause.code === 404);
+    const { resourceVersion: _rv, ...metadata } = a.metadata!;
+    const blind = await t.throwsAsync(client.replace({ ...a, metadata, data: { k: 'z' } }), { instanceOf: KubeApiError });
+    t.is(blind?.code, 404, 'a PUT that read nothing is told the object is not there');
+    const merge = await t.throwsAsync(client.patch({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'n', name: 'a' }, { data: { k: 'm' } }, { type: 'merge' }), { instanceOf: KubeApiError });
+    t.is(merge?.code, 404);
+  });
+});
+
 test('a status edit goes to /status, and other changes in it are refused before anything is sent', async (t) => {
   await withClient(async (server, client) => {
     const w = await client.create<Widget>({ apiVersion: 'demo.example.com/v1', kind: 'Widget', metadata: { name: 'w', namespace: 'n' }, spec: { size: 1 } });
