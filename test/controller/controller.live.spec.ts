@@ -13,6 +13,8 @@ import { ControllerError, KubeApiError } from '../../src/errors.js';
 import { informerFactory } from '../../src/informer/informerFactory.js';
 import type { KubeObject } from '../../src/store/kubeObject.js';
 import { createTestApiServer } from '../../src/testServer/index.js';
+import { Registry } from 'prom-client';
+import { controllerMetrics } from '../../src/prometheus/index.js';
 import { until } from '../helpers/until.js';
 
 interface Widget extends KubeObject {
@@ -118,6 +120,37 @@ test('shutdownOn over HTTP: the running reconcile finishes, the output completes
     t.is((server.get('widgets.demo.example.com', 'n', 'a') as Widget).metadata?.labels?.['done'], 'yes');
   } finally {
     client.close();
+    factory.dispose();
+    await server.close();
+  }
+});
+
+test('controllerMetrics over HTTP: a controller fed by real informers reports its reconciles and queue under controller-runtime names', async (t) => {
+  const server = await createTestApiServer({ resources: [widgets] });
+  for (const name of ['a', 'b', 'c']) server.create('widgets.demo.example.com', widget(name, name));
+  const factory = informerFactory(server.kubeConfig);
+  const primary = factory.informer<Widget>({ apiVersion: 'demo.example.com/v1', kind: 'Widget', namespace: 'n' });
+  const registry = new Registry();
+  const outcomes: ControllerOutcome[] = [];
+  const subscription = controller(primary, {
+    concurrency: 2,
+    metrics: controllerMetrics(registry, { controller: 'widgets' }),
+    reconcile: (w) => {
+      if (w?.metadata?.name === 'c') throw new Error('c is broken');
+    },
+  }).subscribe((outcome) => outcomes.push(outcome));
+  try {
+    await until(() => outcomes.filter((o) => o.ref.name === 'c').length >= 2 && outcomes.some((o) => o.ref.name === 'b'), 'a, b reconciled and c retried');
+    const text = await registry.metrics();
+    const value = (line: string) => Number(new RegExp(`^${line.replace(/[{}]/g, '\\$&')} (\\S+)$`, 'm').exec(text)?.[1]);
+    t.is(value('controller_runtime_reconcile_total{controller="widgets",result="success"}'), 2);
+    t.true(value('controller_runtime_reconcile_errors_total{controller="widgets"}') >= 2);
+    t.is(value('controller_runtime_max_concurrent_reconciles{controller="widgets"}'), 2);
+    t.true(value('workqueue_adds_total{name="widgets",controller="widgets"}') >= 4, text);
+    t.true(value('workqueue_retries_total{name="widgets",controller="widgets"}') >= 1);
+    t.regex(text, /^workqueue_queue_duration_seconds_count\{name="widgets",controller="widgets"\} \d+$/m);
+  } finally {
+    subscription.unsubscribe();
     factory.dispose();
     await server.close();
   }
