@@ -6,8 +6,8 @@ import { refCacheKey, type ObjectRef } from './objectRef.js';
 /** Options of {@link holdUntilSynced}. */
 export interface HoldUntilSyncedConfig {
   /**
-   * Error with the {@link NotSyncedError} of `whenSynced()` (`timeout`) when not synced by then,
-   * measured on each informer's scheduler. Default 120 000 (controller-runtime's
+   * Error with the `NotSyncedError` (from `rx-informer`) of `whenSynced()` (`timeout`) when not
+   * synced by then, measured on each informer's scheduler. Default 120 000 (controller-runtime's
    * `CacheSyncTimeout`); `0` or `Infinity`: wait for ever.
    */
   readonly timeoutMs?: number;
@@ -30,8 +30,8 @@ export type SyncSource = Pick<Informer<KubeObject>, 'synced$' | 'whenSynced'>;
  *
  * The refs go out in the same turn as the last `synced$` turns true, so the objects of that list
  * are held with the rest, not run twice. Why a wait fails is the informer's own rule: the output
- * errors with the {@link NotSyncedError} its `whenSynced({ timeoutMs, signal })` rejects with
- * (`timeout`; `disconnected` when one stops unsynced), or with the source's error. Watching
+ * errors with the `NotSyncedError` (from `rx-informer`) that its `whenSynced({ timeoutMs, signal })`
+ * rejects with (`timeout`; `disconnected` when one stops unsynced), or with the source's error. Watching
  * `synced$` runs an informer until it has synced; to keep it running after, connect it (as
  * `controller()` does). Completing before the sync drops what was held; unsubscribing aborts the
  * waits.
