@@ -92,9 +92,11 @@ test('an informer that stops before it synced: NotSyncedError (disconnected), no
 test('unsubscribing early lets go of the input and the informers, and aborts the waits', (t) =>
   runMarbles(t, ({ cold, expectObservable, expectSubscriptions }) => {
     const input = cold<ObjectRef>('-a-b', refs);
-    const source = listing(cold, '----s');
+    const [start, done] = listEvents([], '1');
+    const source = cold<E>('----(sd)', { s: start!, d: done! });
     expectObservable(input.pipe(holdUntilSynced([informer(source)])), '^--!').toBe('---');
     expectSubscriptions(input.subscriptions).toBe('^--!');
+    expectSubscriptions(source.subscriptions).toBe('^--!');
   }));
 
 test('bad arguments are TypeErrors', (t) => {
