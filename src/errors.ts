@@ -11,6 +11,7 @@
  * | {@link TransformError} | sources, on `onStatus` | the configured `transform` threw |
  * | {@link InformerError} | informer `errors$`, store updates | a bad object, index function, handler or hook; the informer went on |
  * | {@link NotSyncedError} | `whenSynced()`, `whenAllSynced()` (rejected) | the wait for the first synced snapshot ended without one |
+ * | {@link ControllerError} | the controller toolkit (`rx-informer/controller`) | a write lost a race, a reconcile gave up for good, an edit that cannot be sent, a controller that could not stop in time |
  * | {@link UnknownIndexError} | snapshot queries (thrown) | an index that was not configured |
  * | {@link LabelSelectorError} | selector parsing (thrown) | selector text or spec that is not valid |
  *
@@ -38,7 +39,7 @@ export interface KubeStatus {
 
 /** What {@link KubeApiError} is built from. */
 export interface KubeApiErrorInit {
-  /** `list`, `watch` or `discover`. */
+  /** `list`, `watch`, `discover`, or a write: `get`, `create`, `update`, `patch`, `apply`, `delete`. */
   readonly verb: string;
   /** The plural resource, e.g. `configmaps` or `widgets.example.com`. */
   readonly resource: string;
@@ -57,7 +58,9 @@ const reasonText: Readonly<Record<number, string>> = {
   401: 'unauthorized',
   403: 'forbidden',
   404: 'not found',
+  409: 'conflict',
   410: 'expired',
+  415: 'unsupported media type',
   422: 'invalid',
   429: 'too many requests',
   500: 'internal error',
@@ -66,8 +69,8 @@ const reasonText: Readonly<Record<number, string>> = {
 };
 
 /**
- * The API server refused a LIST or WATCH (an HTTP error status) or ended a watch with an `ERROR`
- * event. The message names the verb, the resource and the namespace:
+ * The API server refused a request (an HTTP error status: a LIST, a WATCH, discovery, or a write of
+ * the controller toolkit) or ended a watch with an `ERROR` event. The message names the verb, the resource and the namespace:
  * `[informer] cannot watch configmaps in namespace x: forbidden (…server message…)`.
  */
 export class KubeApiError extends Error {
@@ -317,6 +320,68 @@ export function notSyncedError(reason: NotSyncedReason, informer: string | undef
   const last = lastError !== undefined ? `: ${messageOf(lastError).replace(/^\[informer\] /, '')}` : reason === 'timeout' || reason === 'aborted' ? ' (the source reported no error)' : '';
   const message = `[informer] ${informer !== undefined ? `${informer}: ` : ''}${text}${last}`;
   return new NotSyncedError(reason, message, { informer, lastError, ...(timeoutMs !== undefined ? { timeoutMs } : {}) });
+}
+
+/* ---------------------------------------------------------------- a controller could not do its work */
+
+/**
+ * What a {@link ControllerError} is about:
+ * - `conflict` — a write lost a race with another writer: a 409 (`Conflict`, or `AlreadyExists` for a
+ *   create), the 422 the API server answers when a JSON Patch `test` fails (the object changed
+ *   since it was read), or a 404 of a write built from an object read earlier (it was deleted since). `cause` is the {@link KubeApiError}. Retrying with a fresh read succeeds, so
+ *   a controller treats it as an ordinary error (per-key backoff).
+ * - `terminal` — a reconciler gave up on an object for good (see `terminal()`); it is not retried
+ *   until something triggers the object again.
+ * - `alreadyOwned` — the object has a controller `ownerReference` to another owner.
+ * - `invalidEdit` — a draft edit that JSON Patch cannot express (replacing the whole object, a `Map`
+ *   or `Set` value), or a status edit that changed more than `status`.
+ * - `shutdownTimeout` — reconciles were still running when the shutdown grace period ended; they
+ *   were aborted.
+ */
+export type ControllerErrorReason = 'conflict' | 'terminal' | 'alreadyOwned' | 'invalidEdit' | 'shutdownTimeout';
+
+/** Options of the {@link ControllerError} constructor. */
+export interface ControllerErrorOptions {
+  readonly cause?: unknown;
+  /** The cache key of the object concerned, when there is one. */
+  readonly key?: string | undefined;
+}
+
+/**
+ * A controller toolkit failure; `reason` says which (see {@link ControllerErrorReason}). Write
+ * conflicts keep the API server's answer as `cause`.
+ */
+export class ControllerError extends Error {
+  override readonly name = 'ControllerError';
+  readonly reason: ControllerErrorReason;
+  readonly key: string | undefined;
+
+  constructor(reason: ControllerErrorReason, message: string, options: ControllerErrorOptions = {}) {
+    super(message.startsWith('[informer]') ? message : `[informer] ${message}`, options.cause === undefined ? undefined : { cause: options.cause });
+    this.reason = reason;
+    this.key = options.key;
+  }
+}
+
+/**
+ * @internal Whether a failed write lost a race: a 409 other than a server-side apply field conflict;
+ * and for a write built from an object read earlier (`fromRead`: a JSON Patch with tests, a PUT
+ * with a resourceVersion), a 404 (the object was deleted since) or a 422 without validation causes,
+ * which is how the API server answers a JSON Patch whose `test` failed (or whose path vanished).
+ */
+export function isWriteConflict(error: unknown, fromRead: boolean): error is KubeApiError {
+  if (!(error instanceof KubeApiError)) return false;
+  if (error.code === 404) return fromRead;
+  const causes = error.status?.details?.causes ?? [];
+  // A server-side apply conflict (another field manager owns a field) is not a race: re-reading
+  // does not help, only `force` or a different field set does.
+  if (error.code === 409) return !causes.some((cause) => cause.reason === 'FieldManagerConflict');
+  return fromRead && error.code === 422 && causes.length === 0;
+}
+
+/** @internal A write conflict wrapped for the reconcile loop. */
+export function conflictError(cause: KubeApiError, key: string | undefined): ControllerError {
+  return new ControllerError('conflict', `[informer] write conflict on ${key ?? cause.resource}: ${messageOf(cause).replace(/^\[informer\] /, '')}; read it again and retry`, { cause, key });
 }
 
 /* ---------------------------------------------------------------- a query that cannot be answered */

@@ -9,7 +9,7 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** From the ground floor up. */
-const floors = ['errors', 'store', 'sources', 'operators', 'controller', 'metrics', 'informer', 'index', 'prometheus', 'testing', 'testServer', 'cli'];
+const floors = ['errors', 'store', 'sources', 'operators', 'metrics', 'informer', 'controller', 'index', 'prometheus', 'testing', 'testServer', 'cli'];
 
 const src = fileURLToPath(new URL('../src/', import.meta.url));
 

@@ -222,3 +222,54 @@ test('examples/marbleTest.ts passes', async (t) => {
   const run = runExample('examples/marbleTest.ts', {}, (lines) => lines.includes('marble test passed'));
   t.deepEqual(await run.done, ['marble test passed']);
 });
+
+// The operator's two runs go one after the other, before the rest start at once: fewer processes at a time on a loaded machine.
+test.serial('examples/configMapSet/main.ts --demo: the operator creates, repairs, updates and finalizes against the in-process API server', async (t) => {
+  const run = runExample('examples/configMapSet/main.ts', {}, (lines) => lines.includes('demo: done'), ['--demo']);
+  const lines = (await run.done).filter((line) => !line.startsWith('operator:'));
+  t.regex(lines[0]!, /^demo: in-process API server at http:\/\/127\.0\.0\.1:\d+$/);
+  t.deepEqual(lines.slice(1, 6), [
+    'web: Ready, 2 ConfigMaps, finalizer demo.rx-informer.dev/cleanup',
+    'edited web-app by hand: mode=slow',
+    'web-app put back: mode=fast',
+    'spec changed: ConfigMaps web-app, web-cache',
+    'web deleted after its ConfigMaps: 0 left',
+  ]);
+  t.regex(lines[6]!, /^events: CleanedUp, Created, Created, Created, Deleted, Updated(x\d+)?$/, 'one Created per ConfigMap, repeats folded');
+  t.is(lines[7], 'demo: done');
+  const operator = run.lines.filter((line) => line.startsWith('operator:') && !line.includes('write conflict'));
+  t.deepEqual(operator.filter((line) => !line.startsWith('operator: updated')), [
+    'operator: created ConfigMap demo/web-app',
+    'operator: created ConfigMap demo/web-db',
+    'operator: created ConfigMap demo/web-cache',
+    'operator: deleted ConfigMap demo/web-db',
+    'operator: deleted ConfigMap demo/web-app',
+    'operator: deleted ConfigMap demo/web-cache',
+    'operator: cleaned up demo/web',
+  ]);
+});
+
+test.serial('examples/configMapSet/main.ts against a kubeconfig: probes turn ready once synced, SIGTERM stops it gracefully', async (t) => {
+  const server = await createTestApiServer({ resources: [{ group: 'demo.rx-informer.dev', version: 'v1', plural: 'configmapsets', kind: 'ConfigMapSet', namespaced: true, statusSubresource: true }] });
+  const dir = await mkdtemp(join(tmpdir(), 'rx-informer-operator-'));
+  try {
+    const kubeconfig = join(dir, 'config');
+    await server.writeKubeConfig(kubeconfig);
+    server.create('configmapsets.demo.rx-informer.dev', { apiVersion: 'demo.rx-informer.dev/v1', kind: 'ConfigMapSet', metadata: { name: 's', namespace: 'x' }, spec: { configMaps: { one: { k: 'v' } } } });
+    const run = runExample('examples/configMapSet/main.ts', { KUBECONFIG: kubeconfig }, (lines) => lines.includes('created ConfigMap x/s-one') && lines.some((l) => l.startsWith('probes on ')), ['--probe-port', '0']);
+    await run.done;
+    const port = /:(\d+)\/healthz/.exec(run.lines.find((l) => l.startsWith('probes on '))!)![1];
+    const readyz = await fetch(`http://127.0.0.1:${port}/readyz?verbose`);
+    t.is(readyz.status, 200);
+    t.is(await readyz.text(), '[+]ping ok\n[+]informers ok\nreadyz check passed\n');
+    t.is((await fetch(`http://127.0.0.1:${port}/healthz`)).status, 200);
+    const exited = new Promise<number | null>((resolve) => run.child.on('exit', resolve));
+    run.child.kill('SIGTERM');
+    t.is(await exited, 0);
+    t.is(run.lines.at(-1), 'stopped');
+    t.deepEqual(server.get('configmaps', 'x', 's-one')?.['data'], { k: 'v' });
+  } finally {
+    await server.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+});

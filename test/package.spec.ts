@@ -128,9 +128,10 @@ test('require() of every entry point works from CommonJS (Node >= 22.12 loads ES
      const testing = require('rx-informer/testing');
      const testServer = require('rx-informer/test-server');
      const prometheus = require('rx-informer/prometheus');
-     console.log([typeof main.informer, typeof testing.fakeListWatch, typeof testServer.createTestApiServer, typeof prometheus.registerInformerMetrics].join(' '));`,
+     const controller = require('rx-informer/controller');
+     console.log([typeof main.informer, typeof testing.fakeListWatch, typeof testServer.createTestApiServer, typeof prometheus.registerInformerMetrics, typeof controller.controller].join(' '));`,
   );
-  t.is(out.trim(), 'function function function function');
+  t.is(out.trim(), 'function function function function function');
 });
 
 test('TypeScript projects type-check against the packed types, from ESM and from CommonJS', async (t) => {
@@ -146,12 +147,14 @@ test('TypeScript projects type-check against the packed types, from ESM and from
      import { fakeListWatch, pod } from 'rx-informer/testing';
      import { createTestApiServer } from 'rx-informer/test-server';
      import { registerInformerMetrics } from 'rx-informer/prometheus';
+     import { controller, terminal } from 'rx-informer/controller';
      const pods = informer<Json<V1Pod>>(fakeListWatch([pod('a')]).events$);
      const created: string | undefined = pods.snapshot.get('default/a')?.metadata?.creationTimestamp;
      const server = await createTestApiServer();
      server.create('pods', pod('b'));
      reconcile(async () => ({ requeueAfterMs: 1 }));
-     export { created, registerInformerMetrics };
+     const outcomes = controller(pods, { reconcile: (p) => (p?.spec?.nodeName ? undefined : Promise.reject(terminal('unscheduled'))) });
+     export { created, registerInformerMetrics, outcomes };
     `,
   );
   await writeFile(

@@ -16,6 +16,16 @@ test('the README quick start is examples/quickStart.ts, and it runs as written',
   t.deepEqual(stdout.trim().split('\n'), ['add demo/a', 'add demo/b', 'synced: 2 objects at resourceVersion 2', 'update demo/a', 'delete demo/b', "[ 'demo/a' ]"]);
 });
 
+test('the README\'s "Write a controller" is examples/writeController.ts, at most 30 lines, and it runs as written', async (t) => {
+  const readme = await readFile(new URL('README.md', root), 'utf8');
+  const section = /^## Write a controller\n[\s\S]*?(?=^## )/m.exec(readme)?.[0].trimEnd() ?? '';
+  t.true(section.split('\n').length <= 30, `${section.split('\n').length} lines`);
+  const block = /<!-- write-controller:[^\n]*-->\n```ts\n([\s\S]*?)```/.exec(section)?.[1];
+  t.is(block, await readFile(new URL('examples/writeController.ts', root), 'utf8'));
+  const { stdout } = await run(process.execPath, ['--import=tsx', 'examples/writeController.ts'], { cwd: root, timeout: 30_000 });
+  t.is(stdout.trim(), "demo/app success { mode: 'fast' }");
+});
+
 test('the README keeps exactly two set-up commands, and they name scripts that exist', async (t) => {
   const readme = await readFile(new URL('README.md', root), 'utf8');
   const pkg = JSON.parse(await readFile(new URL('package.json', root), 'utf8')) as { scripts: Record<string, string> };

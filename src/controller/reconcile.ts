@@ -1,4 +1,6 @@
 import { asyncScheduler, from, type ObservableInput, type OperatorFunction, type SchedulerLike, type Subscription } from 'rxjs';
+import { ControllerError } from '../errors.js';
+import type { ReconcileMetrics, ReconcileResultLabel } from '../metrics/reconcileMetrics.js';
 import { operate } from '../operators/operate.js';
 import { keyQueue } from './keyQueue.js';
 import { itemExponentialLimiter, maxOfLimiters, tokenBucketLimiter } from './rateLimiter.js';
@@ -60,12 +62,29 @@ export interface ReconcileConfig {
   readonly retryBurst?: number;
   /** Time source for delays and the bucket. Default `asyncScheduler`. */
   readonly scheduler?: SchedulerLike;
+  /**
+   * When the keys complete: `true` (default) runs the keys already queued before completing;
+   * `false` drops them and only waits for the running handlers (kube-rs's graceful shutdown).
+   */
+  readonly drain?: boolean;
+  /**
+   * Picks the delay before a failed key runs again (a controller's error policy): a number replaces
+   * the backoff for this failure, which still counts; `undefined` keeps the backoff.
+   */
+  readonly retryDelay?: (error: unknown, key: string, retries: number) => number | undefined;
+  /** Told about every add, start, end and retry, with times from `scheduler` (work-queue metrics). */
+  readonly metrics?: ReconcileMetrics;
 }
 
-/** The outcome of one handler run. */
+/**
+ * The outcome of one handler run: `success` (perhaps with a requested `requeueAfterMs`), `error`
+ * (retried after `retryAfterMs`), or `terminal` (the handler threw a terminal error, see
+ * `terminal()`: not retried until the key comes in again; its failures are not forgotten).
+ */
 export type ReconcileOutcome =
   | { readonly key: string; readonly result: 'success'; readonly retries: number; readonly requeueAfterMs?: number; readonly queueDepth: number }
-  | { readonly key: string; readonly result: 'error'; readonly retries: number; readonly error: unknown; readonly retryAfterMs: number; readonly queueDepth: number };
+  | { readonly key: string; readonly result: 'error'; readonly retries: number; readonly error: unknown; readonly retryAfterMs: number; readonly queueDepth: number }
+  | { readonly key: string; readonly result: 'terminal'; readonly retries: number; readonly error: unknown; readonly queueDepth: number };
 
 /**
  * Runs an async handler per key with client-go workqueue semantics: the reconcile loop of a
@@ -85,11 +104,13 @@ export type ReconcileOutcome =
  * - Failures requeue the key after `max(perKey, bucket)`: per key `baseDelayMs·2^failures` up to
  *   `maxDelayMs`, and an overall token bucket of `retriesPerSecond` with `retryBurst`. A success
  *   forgets the key's failures. `{ requeueAfterMs }` from the handler schedules another run; of two
- *   pending delays for one key the earlier wins.
+ *   pending delays for one key the earlier wins. A `terminal()` error is not retried (outcome
+ *   `terminal`) and its failures are kept; `retryDelay` (an error policy) may pick a failure's delay.
  * - At most `concurrency` handlers run at once.
  * - When the keys complete, the operator stops taking keys and drops pending retries, runs what is
- *   queued, waits for running handlers, then completes (graceful shutdown). Unsubscribing aborts
- *   running handlers (`context.signal`) and clears every timer.
+ *   queued (or, with `drain: false`, drops it too), waits for running handlers, then completes
+ *   (graceful shutdown). Unsubscribing aborts running handlers (`context.signal`) and clears every
+ *   timer. `metrics` hooks hear of every add, start, end and retry (work-queue metrics).
  *
  * ## Example
  * ```ts
@@ -112,7 +133,7 @@ export type ReconcileOutcome =
  * @returns an operator from keys to {@link ReconcileOutcome}s.
  */
 export function reconcile(handler: ReconcileHandler, config: ReconcileConfig = {}): OperatorFunction<string, ReconcileOutcome> {
-  const { concurrency = 1, baseDelayMs = 5, maxDelayMs = 1_000_000, retriesPerSecond = 10, retryBurst = 100, scheduler = asyncScheduler } = config;
+  const { concurrency = 1, baseDelayMs = 5, maxDelayMs = 1_000_000, retriesPerSecond = 10, retryBurst = 100, scheduler = asyncScheduler, drain = true, retryDelay, metrics } = config;
   if (typeof handler !== 'function') throw new TypeError('[informer] reconcile: handler must be a function');
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new TypeError(`[informer] reconcile: concurrency must be an integer >= 1, got ${String(concurrency)}`);
   for (const [name, value] of Object.entries({ baseDelayMs, maxDelayMs, retriesPerSecond, retryBurst })) {
@@ -126,10 +147,12 @@ export function reconcile(handler: ReconcileHandler, config: ReconcileConfig = {
     const running = new Map<string, { abort: AbortController; subscription?: Subscription }>();
     const waiting = new Map<string, { readyAt: number; timer: Subscription }>();
     let shuttingDown = false;
+    metrics?.started?.(concurrency);
 
     const add = (key: string): void => {
       if (shuttingDown || dirty.has(key)) return;
       dirty.add(key);
+      metrics?.added(key, scheduler.now());
       if (running.has(key)) return;
       queue.add(key);
       pump();
@@ -137,6 +160,7 @@ export function reconcile(handler: ReconcileHandler, config: ReconcileConfig = {
 
     const addAfter = (key: string, delayMs: number): void => {
       if (shuttingDown) return;
+      metrics?.retried(key);
       if (!(delayMs > 0)) return add(key);
       const readyAt = scheduler.now() + delayMs;
       const pending = waiting.get(key);
@@ -158,10 +182,15 @@ export function reconcile(handler: ReconcileHandler, config: ReconcileConfig = {
       const requeueAfterMs = requeue instanceof TypeError ? undefined : requeue;
       // Requeue first (AddRateLimited / AddAfter), then Done: the key counts as running until Done,
       // so a requeue of 0 ms, like a key re-added meanwhile, only marks it dirty and Done puts it
-      // back in line once.
-      const retryAfterMs = failed ? limiter.when(key) : 0;
-      if (failed) addAfter(key, retryAfterMs);
-      else {
+      // back in line once. A terminal error is not retried and its failures are not forgotten
+      // (controller-runtime's TerminalError).
+      const terminal = failed && value instanceof ControllerError && value.reason === 'terminal';
+      const retryAfterMs = failed && !terminal ? delayAfterFailure(key, value) : 0;
+      metrics?.done(key, scheduler.now(), resultLabel(failed, terminal, requeueAfterMs));
+      if (failed && !terminal) addAfter(key, retryAfterMs);
+      else if (failed) {
+        // terminal: nothing scheduled
+      } else {
         limiter.forget(key);
         if (requeueAfterMs !== undefined) addAfter(key, requeueAfterMs);
       }
@@ -169,14 +198,29 @@ export function reconcile(handler: ReconcileHandler, config: ReconcileConfig = {
       if (dirty.has(key)) queue.add(key);
       const queueDepth = queue.size;
       subscriber.next(
-        failed
-          ? { key, result: 'error', retries: limiter.retries(key), error: value, retryAfterMs, queueDepth }
-          : { key, result: 'success', retries: 0, ...(requeueAfterMs !== undefined ? { requeueAfterMs } : {}), queueDepth },
+        terminal
+          ? { key, result: 'terminal', retries: limiter.retries(key), error: value, queueDepth }
+          : failed
+            ? { key, result: 'error', retries: limiter.retries(key), error: value, retryAfterMs, queueDepth }
+            : { key, result: 'success', retries: 0, ...(requeueAfterMs !== undefined ? { requeueAfterMs } : {}), queueDepth },
       );
       pump();
     };
 
+    const delayAfterFailure = (key: string, error: unknown): number => {
+      const backoff = limiter.when(key);
+      if (retryDelay === undefined) return backoff;
+      let chosen: number | undefined;
+      try {
+        chosen = retryDelay(error, key, limiter.retries(key));
+      } catch {
+        chosen = undefined; // a throwing policy keeps the backoff
+      }
+      return typeof chosen === 'number' && chosen >= 0 ? chosen : backoff;
+    };
+
     const start = (key: string): void => {
+      metrics?.taken(key, scheduler.now());
       const abort = new AbortController();
       const slot: { abort: AbortController; subscription?: Subscription } = { abort };
       running.set(key, slot);
@@ -223,9 +267,13 @@ export function reconcile(handler: ReconcileHandler, config: ReconcileConfig = {
     return {
       next: add,
       complete() {
-        // Graceful shutdown: take no more keys, drop pending retries, drain, then complete (in pump).
+        // Graceful shutdown: take no more keys, drop pending retries, drain (or drop what is queued), then complete (in pump).
         shuttingDown = true;
         dropTimers();
+        if (!drain) {
+          queue.clear();
+          dirty.clear();
+        }
         pump();
       },
       finalize() {
@@ -237,9 +285,16 @@ export function reconcile(handler: ReconcileHandler, config: ReconcileConfig = {
         running.clear();
         queue.clear();
         dirty.clear();
+        metrics?.stopped?.();
       },
     };
   });
+}
+
+function resultLabel(failed: boolean, terminal: boolean, requeueAfterMs: number | undefined): ReconcileResultLabel {
+  if (terminal) return 'terminal';
+  if (failed) return 'error';
+  return requeueAfterMs !== undefined ? 'requeue_after' : 'success';
 }
 
 function isObservableInput(value: unknown): value is ObservableInput<ReconcileResult> {

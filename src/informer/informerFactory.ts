@@ -1,9 +1,8 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { tap, type Subscription } from 'rxjs';
-import type { ReconcileOutcome } from '../controller/reconcile.js';
 import { conflictingOptions, factoryKeys } from './factoryIdentity.js';
 import { informer, type Informer, type InformerOptions, type WhenSyncedOptions } from './informer.js';
-import { informerMetrics, type InformerMetrics } from '../metrics/informerMetrics.js';
+import { informerMetrics, type InformerMetrics, type ReconcileOutcomeReading } from '../metrics/informerMetrics.js';
 import { createHttpListerWatcher } from '../sources/http/httpListerWatcher.js';
 import type { ListWatchConfig } from '../sources/listWatchConfig.js';
 import type { ListWatchResource } from '../sources/listWatchResource.js';
@@ -37,7 +36,7 @@ export interface SharedInformer<T extends KubeObject> extends Informer<T> {
    * `rx_informer_reconcile_queue_depth` in `rx-informer/prometheus`). `tap` it on the output of the
    * `reconcile()` that works on this informer's keys: `keys$.pipe(reconcile(h), tap(pods.onReconcile))`.
    */
-  readonly onReconcile: (outcome: ReconcileOutcome) => void;
+  readonly onReconcile: (outcome: ReconcileOutcomeReading) => void;
 }
 
 /**

@@ -1,7 +1,6 @@
 import { asyncScheduler, type SchedulerLike } from 'rxjs';
 import type { ListWatchStatus, RelistReason } from '../sources/reflector/listWatchStatus.js';
 import type { RawEvent } from '../sources/rawEvent.js';
-import type { ReconcileOutcome } from '../controller/reconcile.js';
 import type { StoreUpdate } from '../store/applyBatch.js';
 import type { KubeObject } from '../store/kubeObject.js';
 
@@ -38,6 +37,19 @@ export interface InformerMetrics {
 }
 
 /**
+ * What {@link InformerMetricsCollector.onReconcile} reads of a reconcile outcome. Stated here by
+ * shape, so that metrics sit below the controller toolkit and do not import it.
+ */
+export interface ReconcileOutcomeReading {
+  /** `success`, or a failure (`error`, `terminal`). */
+  readonly result: string;
+  /** Keys waiting after the run. */
+  readonly queueDepth: number;
+  /** The rest of the outcome (key, retries, error…), not read here. */
+  readonly [field: string]: unknown;
+}
+
+/**
  * Collects {@link InformerMetrics} from the hooks every stage already has: the source's
  * `onStatus`, a `tap` on raw events, the informer's `onUpdate`, and reconcile outcomes.
  *
@@ -64,7 +76,7 @@ export interface InformerMetricsCollector {
   /** Pass as the informer's `onUpdate`. */
   readonly onUpdate: (update: StoreUpdate<KubeObject>) => void;
   /** `tap` it on the output of `reconcile()`. */
-  readonly onReconcile: (outcome: ReconcileOutcome) => void;
+  readonly onReconcile: (outcome: ReconcileOutcomeReading) => void;
   /** The current reading. */
   read(): InformerMetrics;
 }

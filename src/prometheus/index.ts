@@ -1,5 +1,7 @@
 /**
- * rx-informer/prometheus: informer metrics for prom-client (an optional peer dependency).
+ * rx-informer/prometheus: informer and controller metrics for prom-client (an optional peer
+ * dependency): `registerInformerMetrics` (rx_informer_*), `controllerMetrics` (controller-runtime's
+ * controller_runtime_* and workqueue_* names).
  *
  * @module rx-informer/prometheus
  */
@@ -91,3 +93,6 @@ export function registerInformerMetrics(registry: Registry, sources: () => reado
   counter('rx_informer_notifications_total', 'Notifications delivered, by type.', 'type', (m) => ({ ...m.notifications }));
   counter('rx_informer_reconciles_total', 'Reconcile runs, by result.', 'result', (m) => ({ success: m.reconciles.successes, error: m.reconciles.failures }));
 }
+
+export { controllerMetrics } from './controllerMetrics.js';
+export type { ControllerMetricsConfig } from './controllerMetrics.js';

@@ -19,15 +19,19 @@ const noop = (): void => undefined;
 
 /**
  * Starts a Kubernetes API server on 127.0.0.1 (a free port) that serves ConfigMaps, Pods,
- * Namespaces, Nodes, CustomResourceDefinitions and any resource you add (a custom one with its CRD): discovery, LIST with pagination and
+ * Namespaces, Nodes, events.k8s.io Events, CustomResourceDefinitions and any resource you add (a custom one with its CRD): discovery, LIST with pagination and
  * resourceVersion semantics, WATCH with replay, bookmarks and streaming lists, CREATE / UPDATE /
  * PATCH / DELETE, plus fault controls and a request log. Real clients (kubectl, client-node) work
  * against it.
  *
  * Fidelity notes: continue pages and `resourceVersionMatch=Exact` lists are served from the change
  * log, so they are consistent while their RV is in the log and 410 after; `resourceVersion=0` is
- * served as the current state; strategic merge patches are applied as merge patches; there is no
- * admission, defaulting or validation beyond names and resourceVersions.
+ * served as the current state; strategic merge patches are applied as merge patches; server-side
+ * apply is simplified (fields are owned by apply managers only; lists are atomic, owner references
+ * excepted); a DELETE of an object with finalizers sets `deletionTimestamp` (which writes then
+ * keep, and which forbids new finalizers) and removing the last one deletes it; there is no
+ * garbage collector; there is no admission, defaulting or validation beyond names and
+ * resourceVersions.
  *
  * ## Example
  * ```ts

@@ -6,6 +6,7 @@ import { badRequest, kubeStatus, pathNotFound, type KubeStatus } from './kubeSta
 import { serveList } from './listHandler.js';
 import { parseListOptions } from './listOptions.js';
 import { negotiate } from './negotiate.js';
+import { applyObject } from './applyPatch.js';
 import { createObject, deleteObject, getObject, patchObject, replaceObject } from './objectHandlers.js';
 import type { MutableRequestLogEntry } from './requestLogEntry.js';
 import { routeResource, type ResourceRoute, type Route } from './route.js';
@@ -129,12 +130,20 @@ async function serveResource(ctx: ServerContext, route: ResourceRoute, url: URL,
     }
     case 'get':
       return one(getObject(target));
-    case 'create':
-      return one(createObject(ctx.store, target, await readJson(req)), 201);
+    case 'create': {
+      const body = await readJson(req);
+      const rv = (body as { metadata?: { resourceVersion?: unknown } } | null)?.metadata?.resourceVersion;
+      // As the real server words it (an internal error, not a 400); the control API ignores it instead.
+      if (rv !== undefined && rv !== '') return sendStatus(res, kubeStatus(500, '', 'resourceVersion should not be set on objects to be created'));
+      return one(createObject(ctx.store, target, body), 201);
+    }
     case 'update':
       return one(replaceObject(ctx.store, target, await readJson(req)));
-    case 'patch':
+    case 'patch': {
+      const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim();
+      if (type === 'application/apply-patch+yaml') return one(applyObject(ctx.store, target, await readJson(req), url.searchParams));
       return one(patchObject(ctx.store, target, req.headers['content-type'], await readJson(req)));
+    }
     case 'delete':
       return one(deleteObject(ctx.store, target, await readJson(req, true)));
     case 'deletecollection': {

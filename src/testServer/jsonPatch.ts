@@ -38,9 +38,14 @@ export function applyJsonPatch(document: Json, operations: unknown): Json {
       case 'copy':
         doc = put(doc, path, structuredClone(get(doc, pointer(op['from']))), 'add');
         break;
-      case 'test':
-        if (JSON.stringify(get(doc, path)) !== JSON.stringify(op['value'])) throw new JsonPatchError(`testing value /${path.join('/')} failed`);
+      case 'test': {
+        // As json-patch v4 (the API server's): an absent member of an existing parent tests equal to null.
+        const parent = path.length === 0 ? undefined : parentOf(doc, path);
+        const absent = parent !== undefined && child(parent, path[path.length - 1]!) === undefined;
+        const actual = absent ? null : get(doc, path);
+        if (JSON.stringify(actual) !== JSON.stringify(op['value'] ?? null)) throw new JsonPatchError(`testing value /${path.join('/')} failed`);
         break;
+      }
       default:
         throw new JsonPatchError(`unexpected kind of operation: ${JSON.stringify(kind)}`);
     }

@@ -44,7 +44,11 @@ export function createObject(store: ObjectStore, target: ObjectTarget, body: unk
   if ((meta['name'] === undefined || meta['name'] === '') && typeof meta['generateName'] === 'string' && meta['generateName'] !== '') {
     meta['name'] = `${meta['generateName']}${randomSuffix()}`;
   }
-  return store.create(collection, { ...object, metadata: meta }, control);
+  // Nobody sets these by writing them: DELETE does.
+  delete meta['deletionTimestamp'];
+  delete meta['deletionGracePeriodSeconds'];
+  const { status: _status, ...withoutStatus } = object;
+  return store.create(collection, { ...(collection.resource.statusSubresource ? withoutStatus : object), metadata: meta }, control);
 }
 
 /**
@@ -62,7 +66,7 @@ export function replaceObject(store: ObjectStore, target: ObjectTarget, body: un
   const next: JsonObject =
     target.subresource === 'status'
       ? { ...current.object, status: object['status'] }
-      : { ...object, metadata: { ...object.metadata, name: target.name, namespace: current.namespace } };
+      : keepStatus(target, current, { ...object, metadata: { ...object.metadata, name: target.name, namespace: current.namespace } });
   return write(store, target, current, next, control);
 }
 
@@ -70,17 +74,19 @@ export function replaceObject(store: ObjectStore, target: ObjectTarget, body: un
  * PATCH: JSON patch, merge patch and strategic merge patch (applied as a merge patch). A
  * resourceVersion in the patch (or the patched object) must be the current one (409 otherwise).
  *
- * @throws {TestApiServerError} 415 for apply patches (server-side apply), which the test server does not implement.
+ * @throws {TestApiServerError} 415 for apply patches here (the HTTP route serves them through `applyObject`) and unknown types.
  */
 export function patchObject(store: ObjectStore, target: ObjectTarget, contentType: string | undefined, body: unknown, control?: WriteControl): StoredObject {
   const type = (contentType ?? '').split(';')[0]!.trim();
+  if (!['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json'].includes(type)) throw unsupportedPatch();
   const current = getObject(target);
   let patched: JsonObject;
   if (type === 'application/json-patch+json') {
     try {
       patched = applyJsonPatch(current.object, body) as JsonObject;
     } catch (error) {
-      if (error instanceof JsonPatchError) throw new TestApiServerError(kubeStatus(422, 'Invalid', error.message));
+      // The real server's words for any patch that does not apply, a failed `test` included (no causes).
+      if (error instanceof JsonPatchError) throw new TestApiServerError(kubeStatus(422, 'Invalid', 'the server rejected our request due to an error in our request', {}));
       throw error;
     }
     if (patched === null || typeof patched !== 'object' || Array.isArray(patched)) throw new TestApiServerError(kubeStatus(422, 'Invalid', 'the patched object is not a JSON object'));
@@ -94,16 +100,11 @@ export function patchObject(store: ObjectStore, target: ObjectTarget, contentTyp
     if (rv !== undefined && rv !== current.object.metadata?.resourceVersion) throw conflict(target);
     patched = mergePatch(current.object, target.subresource === 'status' ? { status: patch['status'] } : patch) as JsonObject;
   } else {
-    throw new TestApiServerError(
-      kubeStatus(
-        415,
-        'UnsupportedMediaType',
-        'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json',
-      ),
-    );
+    throw unsupportedPatch();
   }
   if (patched.metadata?.name !== target.name) throw new TestApiServerError(badRequest(`the name of the object (${String(patched.metadata?.name)}) does not match the name on the URL (${target.name})`));
-  return write(store, target, current, { ...patched, metadata: { ...patched.metadata, namespace: current.namespace } }, control);
+  const next: JsonObject = { ...patched, metadata: { ...patched.metadata, namespace: current.namespace } };
+  return write(store, target, current, target.subresource === 'status' ? next : keepStatus(target, current, next), control);
 }
 
 /**
@@ -130,13 +131,51 @@ export function deleteObject(store: ObjectStore, target: ObjectTarget, body: unk
   return store.remove(target.collection, current.key, control);
 }
 
+/** Stores `next` over `current`, with the server's rules for deletion (used by apply patches too). @internal */
+export function writeObject(store: ObjectStore, target: ObjectTarget, current: StoredObject, next: JsonObject, control?: WriteControl): StoredObject {
+  return write(store, target, current, keepStatusUnless(target, current, next), control);
+}
+
+function keepStatusUnless(target: ObjectTarget, current: StoredObject, next: JsonObject): JsonObject {
+  return target.subresource === 'status' ? { ...current.object, status: next['status'] } : keepStatus(target, current, next);
+}
+
 function write(store: ObjectStore, target: ObjectTarget, current: StoredObject, next: JsonObject, control: WriteControl | undefined): StoredObject {
-  const meta = next.metadata ?? {};
-  const finalizers = meta['finalizers'];
-  if (meta['deletionTimestamp'] !== undefined && (!Array.isArray(finalizers) || finalizers.length === 0)) {
-    return store.remove(target.collection, current.key, control);
+  const before = current.object.metadata ?? {};
+  const meta: Record<string, unknown> = { ...(next.metadata ?? {}) };
+  // deletionTimestamp is the server's: a write neither sets nor clears it; while it is set, finalizers can only go.
+  delete meta['deletionTimestamp'];
+  delete meta['deletionGracePeriodSeconds'];
+  if (before['deletionTimestamp'] !== undefined) {
+    meta['deletionTimestamp'] = before['deletionTimestamp'];
+    if (before['deletionGracePeriodSeconds'] !== undefined) meta['deletionGracePeriodSeconds'] = before['deletionGracePeriodSeconds'];
+    const had = new Set(finalizersOf(before));
+    const added = finalizersOf(meta).filter((f) => !had.has(f));
+    if (added.length > 0) {
+      const message = `Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers []string{${added.map((f) => JSON.stringify(f)).join(', ')}}`;
+      throw new TestApiServerError(
+        kubeStatus(422, 'Invalid', `${target.collection.resource.kind} "${target.name}" is invalid: metadata.finalizers: ${message}`, {
+          name: target.name,
+          kind: target.collection.resource.kind,
+          causes: [{ reason: 'FieldValueForbidden', message, field: 'metadata.finalizers' }],
+        }),
+      );
+    }
+    if (finalizersOf(meta).length === 0) return store.remove(target.collection, current.key, control);
   }
-  return store.update(target.collection, current.key, next, control);
+  return store.update(target.collection, current.key, { ...next, metadata: meta }, control);
+}
+
+function finalizersOf(meta: Record<string, unknown>): string[] {
+  const finalizers = meta['finalizers'];
+  return Array.isArray(finalizers) ? finalizers.filter((f): f is string => typeof f === 'string') : [];
+}
+
+/** With a status subresource, a write of the object keeps the stored status, whatever it sent. */
+function keepStatus(target: ObjectTarget, current: StoredObject, next: JsonObject): JsonObject {
+  if (!target.collection.resource.statusSubresource) return next;
+  const { status: _sent, ...rest } = next;
+  return current.object['status'] === undefined ? rest : { ...rest, status: current.object['status'] };
 }
 
 function asObject(body: unknown, collection: Collection): JsonObject {
@@ -150,6 +189,17 @@ function asObject(body: unknown, collection: Collection): JsonObject {
   }
   if (object.metadata !== undefined && (object.metadata === null || typeof object.metadata !== 'object')) throw new TestApiServerError(badRequest('metadata must be a JSON object'));
   return object;
+}
+
+/** 415 for apply patches through the control API (HTTP serves them, see applyPatch.ts) and unknown patch types, before looking the object up. */
+function unsupportedPatch(): TestApiServerError {
+  return new TestApiServerError(
+    kubeStatus(
+      415,
+      'UnsupportedMediaType',
+      'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json',
+    ),
+  );
 }
 
 function conflict(target: ObjectTarget): TestApiServerError {

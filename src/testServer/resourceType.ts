@@ -30,6 +30,13 @@ export interface ResourceType {
    * `kubectl get` shows. Absent: the CRD has none, and clients show NAME and AGE.
    */
   readonly printerColumns?: readonly PrinterColumn[];
+  /**
+   * `true`: the resource has a status subresource, as a CRD with `subresources.status` does: a
+   * create, PUT or PATCH of the object leaves `status` alone and `/status` writes change only
+   * `status`. Absent or `false` (the built-ins here, so tests can set a pod's phase directly):
+   * `status` is an ordinary field, and `/status` writes change only `status` too.
+   */
+  readonly statusSubresource?: boolean;
 }
 
 /** One of a CRD version's `additionalPrinterColumns` (`apiextensions.k8s.io/v1` CustomResourceColumnDefinition). */
@@ -46,7 +53,7 @@ export interface PrinterColumn {
   readonly format?: string;
 }
 
-/** ConfigMaps, Pods, Namespaces, Nodes and CustomResourceDefinitions: the built-in resources every test server serves. */
+/** ConfigMaps, Pods, Namespaces, Nodes, CustomResourceDefinitions and events.k8s.io Events: the built-in resources every test server serves. */
 export const builtinResources: readonly ResourceType[] = [
   { group: '', version: 'v1', plural: 'configmaps', kind: 'ConfigMap', namespaced: true, shortNames: ['cm'] },
   {
@@ -61,6 +68,8 @@ export const builtinResources: readonly ResourceType[] = [
   { group: '', version: 'v1', plural: 'namespaces', kind: 'Namespace', namespaced: false, shortNames: ['ns'], selectableFields: ['status.phase'] },
   { group: '', version: 'v1', plural: 'nodes', kind: 'Node', namespaced: false, shortNames: ['no'], selectableFields: ['spec.unschedulable'] },
   { group: 'apiextensions.k8s.io', version: 'v1', plural: 'customresourcedefinitions', kind: 'CustomResourceDefinition', namespaced: false, shortNames: ['crd', 'crds'] },
+  // What controllers record (events.k8s.io/v1, as kube-rs's and controller-runtime's recorders write them).
+  { group: 'events.k8s.io', version: 'v1', plural: 'events', kind: 'Event', namespaced: true, shortNames: ['ev'] },
 ];
 
 /** Collection id of the CustomResourceDefinitions (`server.list(customResourceDefinitions)`). @internal */

@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
-# A throw-away Kubernetes control plane (etcd + kube-apiserver, no controllers) on 127.0.0.1,
-# built from Go modules, with sub-commands to inject faults. See test/cluster/README.md.
+# A throw-away Kubernetes control plane (etcd + kube-apiserver + kube-controller-manager running only
+# the garbage collector) on 127.0.0.1, built from Go modules, with sub-commands to inject faults.
+# See test/cluster/README.md.
 #
 # usage: test/cluster/env.sh <command>
-#   build              build etcd and kube-apiserver (no-op when already built for the same
-#                      go.mod/go.sum + `go version`; reuses the machine's Go caches)
-#   start              build if needed, then start etcd + kube-apiserver on free 127.0.0.1 ports,
-#                      wait for /readyz, write $CLUSTER_WORK/kubeconfig and print its path
-#   stop               stop kube-apiserver and etcd (by PID) and check nothing is left
+#   build              build etcd, kube-apiserver and kube-controller-manager (no-op when already built
+#                      for the same go.mod/go.sum + `go version`; reuses the machine's Go caches)
+#   start              build if needed, then start etcd + kube-apiserver + kube-controller-manager on
+#                      free 127.0.0.1 ports, wait for /readyz and /healthz, write
+#                      $CLUSTER_WORK/kubeconfig and print its path
+#   stop               stop kube-controller-manager, kube-apiserver and etcd (by PID) and check nothing is left
 #   status             print PIDs, ports, /readyz and the etcd revision
 #   restart-apiserver  SIGTERM kube-apiserver, start it again (same etcd), wait for /readyz
 #   kill-apiserver     SIGKILL kube-apiserver (clients see a reset mid-stream)
@@ -95,9 +97,11 @@ cmd_build() {
   done
   build_one etcd "$HERE/etcd" go.etcd.io/etcd/server/v3 "-s -w -X go.etcd.io/etcd/api/v3/version.GitSHA=$ev"
   build_one kube-apiserver "$HERE/kube-apiserver" k8s.io/kubernetes/cmd/kube-apiserver "$ldf"
+  build_one kube-controller-manager "$HERE/kube-controller-manager" k8s.io/kubernetes/cmd/kube-controller-manager "$ldf"
   # Not `| head -1`: under pipefail, etcd's next line can hit a closed pipe (SIGPIPE, exit 141).
   "$BIN/etcd" --version | sed -n 1p >&2
   "$BIN/kube-apiserver" --version >&2
+  "$BIN/kube-controller-manager" --version >&2
 }
 
 cmd_gomod_replaces() { # print the replace block for a Kubernetes release, from its own go.mod
@@ -238,6 +242,22 @@ start_apiserver() {
   log "kube-apiserver ready in $((SECONDS - t0)) s"
 }
 
+# Only the garbage collector: owner-based deletion (ownerReferences, foreground/background cascade)
+# is what the operator tests need. Other controllers would change what the informer tests see
+# (root-ca-cert-publisher writes a ConfigMap into every namespace) or need more PKI.
+start_controller_manager() {
+  log "starting kube-controller-manager (garbagecollector) on https://127.0.0.1:$KCM_PORT"
+  setsid "$BIN/kube-controller-manager" \
+    --kubeconfig="$WORK/kubeconfig" \
+    --authentication-kubeconfig="$WORK/kubeconfig" --authorization-kubeconfig="$WORK/kubeconfig" \
+    --bind-address=127.0.0.1 --secure-port="$KCM_PORT" --cert-dir="$WORK/kcm-certs" \
+    --controllers=garbagecollector --leader-elect=false \
+    --concurrent-gc-syncs=5 --v=1 \
+    </dev/null >>"$WORK/kube-controller-manager.log" 2>&1 &
+  echo $! >"$WORK/kcm.pid"
+  wait_ok kube-controller-manager "$WORK/kcm.pid" "$WORK/kube-controller-manager.log" 60 "https://127.0.0.1:$KCM_PORT/healthz" -k
+}
+
 etcd_rev() {
   curl -fsS --max-time "${1:-10}" -X POST "http://127.0.0.1:$ETCD_PORT/v3/maintenance/status" -d '{}' |
     python3 -c 'import sys,json;print(json.load(sys.stdin)["header"]["revision"])'
@@ -248,7 +268,7 @@ STARTING=0 STOP_ON_EXIT=0
 on_exit() {
   if ((STARTING)); then
     log "start failed; stopping what was started"
-    stop_pid "$WORK/apiserver.pid" TERM 5; stop_pid "$WORK/etcd.pid" TERM 5
+    stop_pid "$WORK/kcm.pid" TERM 5; stop_pid "$WORK/apiserver.pid" TERM 5; stop_pid "$WORK/etcd.pid" TERM 5
   fi
   if ((STOP_ON_EXIT)); then cmd_stop || true; fi
 }
@@ -267,7 +287,7 @@ cmd_start() {
   no_e2e start
   local p
   for p in openssl curl python3; do command -v $p >/dev/null || die "$p not found"; done
-  if [[ -f $WORK/ports.env ]] && { alive "$WORK/etcd.pid" || alive "$WORK/apiserver.pid"; }; then
+  if [[ -f $WORK/ports.env ]] && { alive "$WORK/etcd.pid" || alive "$WORK/apiserver.pid" || alive "$WORK/kcm.pid"; }; then
     die "a cluster from $WORK is still running (env.sh stop first)"
   fi
   cmd_build
@@ -276,16 +296,17 @@ cmd_start() {
   gen_pki
   # Ports come from the kernel; a race with another process is possible but rare. etcd/apiserver
   # then fail to bind and start fails loudly with the log.
-  printf 'ETCD_PORT=%s\nETCD_PEER_PORT=%s\nETCD_METRICS_PORT=%s\nAPI_PORT=%s\n' \
-    "$(free_port)" "$(free_port)" "$(free_port)" "$(free_port)" >"$WORK/ports.env"
+  printf 'ETCD_PORT=%s\nETCD_PEER_PORT=%s\nETCD_METRICS_PORT=%s\nAPI_PORT=%s\nKCM_PORT=%s\n' \
+    "$(free_port)" "$(free_port)" "$(free_port)" "$(free_port)" "$(free_port)" >"$WORK/ports.env"
   load
   # die() exits, so on_exit cleans up: a failed start leaves no process behind.
   STARTING=1
   start_etcd
   start_apiserver
-  STARTING=0
   write_kubeconfig "$WORK/kubeconfig" admin
   write_kubeconfig "$WORK/kubeconfig-alice" alice
+  start_controller_manager
+  STARTING=0
   log "control plane up in $((SECONDS - t0)) s"
   echo "$WORK/kubeconfig"
 }
@@ -314,11 +335,12 @@ cmd_run() { # start, run "$@" with the cluster's variables exported, always stop
 cmd_stop() {
   no_e2e stop
   [[ -f $WORK/ports.env ]] || { log "nothing to stop"; return 0; }
+  stop_pid "$WORK/kcm.pid" TERM 20
   stop_pid "$WORK/apiserver.pid" TERM 20
   stop_pid "$WORK/etcd.pid" TERM 20
   # Safety net: anything still running from our binaries with our state dir on its command line.
   local left
-  left=$(pgrep -f -- "--data-dir=$WORK/etcd-data|--cert-dir=$WORK/apiserver-certs" || true)
+  left=$(pgrep -f -- "--data-dir=$WORK/etcd-data|--cert-dir=$WORK/apiserver-certs|--cert-dir=$WORK/kcm-certs" || true)
   [[ -z $left ]] || die "processes still running after stop: $left"
   log "stopped"
 }
@@ -326,11 +348,13 @@ cmd_stop() {
 cmd_status() {
   no_e2e status
   load
-  local a=down e=down
+  local a=down e=down c=down
   alive "$WORK/etcd.pid" && e="pid $(cat "$WORK/etcd.pid")"
   alive "$WORK/apiserver.pid" && a="pid $(cat "$WORK/apiserver.pid")"
+  alive "$WORK/kcm.pid" && c="pid $(cat "$WORK/kcm.pid")"
   echo "etcd:           $e, http://127.0.0.1:$ETCD_PORT, revision $(etcd_rev 3 2>/dev/null || echo '?')"
   echo "kube-apiserver: $a, https://127.0.0.1:$API_PORT, readyz $(kcurl --max-time 5 "https://127.0.0.1:$API_PORT/readyz" 2>/dev/null || echo 'not ok')"
+  echo "kube-controller-manager: $c, https://127.0.0.1:${KCM_PORT:-?} (garbagecollector)"
   echo "kubeconfig:     $WORK/kubeconfig (alice: $WORK/kubeconfig-alice)"
 }
 

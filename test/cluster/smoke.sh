@@ -2,7 +2,8 @@
 # Smoke test of the local control plane and its fault sub-commands, with curl only.
 # Run it inside `env.sh run` (which starts and always stops the cluster):
 #   bash test/cluster/env.sh run -- bash test/cluster/smoke.sh
-# Checks: /readyz, namespaces, ConfigMap create/list, 403 for the unprivileged user alice,
+# Checks: /readyz, namespaces, ConfigMap create/list, 403 for the unprivileged user alice, owner-based
+# garbage collection by kube-controller-manager,
 # 410 on a watch from an old RV after restart-apiserver, and 410 from etcd after `compact`
 # with the ConfigMap watch cache turned off. Prints "N passed, N failed"; exits non-zero on failure.
 set -euo pipefail
@@ -36,6 +37,19 @@ check "create configmap" 201 "$(create_cm a)"
 check "list configmaps" "['a']" "$(curl "${ADMIN[@]}" "$API/api/v1/namespaces/$NS/configmaps" | json '[i["metadata"]["name"] for i in d["items"]]')"
 check "alice list configmaps -> 403" 403 "$(curl "${ALICE[@]}" -o /dev/null -w '%{http_code}' "$API/api/v1/namespaces/$NS/configmaps")"
 check "alice watch configmaps -> 403" 403 "$(curl "${ALICE[@]}" -o /dev/null -w '%{http_code}' "$API/api/v1/namespaces/$NS/configmaps?watch=1")"
+
+# Garbage collection (kube-controller-manager): a ConfigMap owned by a deleted ConfigMap goes too.
+OWNER_UID=$(curl "${ADMIN[@]}" -H 'Content-Type: application/json' -X POST "$API/api/v1/namespaces/$NS/configmaps" -d '{"metadata":{"name":"owner"}}' | json 'd["metadata"]["uid"]')
+curl "${ADMIN[@]}" -o /dev/null -H 'Content-Type: application/json' -X POST "$API/api/v1/namespaces/$NS/configmaps" \
+  -d "{\"metadata\":{\"name\":\"owned\",\"ownerReferences\":[{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"name\":\"owner\",\"uid\":\"$OWNER_UID\"}]}}"
+curl "${ADMIN[@]}" -o /dev/null -X DELETE "$API/api/v1/namespaces/$NS/configmaps/owner"
+gc=200
+for _ in $(seq 1 300); do # polls for up to 60 s
+  gc=$(curl "${ADMIN[@]}" -o /dev/null -w '%{http_code}' "$API/api/v1/namespaces/$NS/configmaps/owned")
+  [[ $gc == 404 ]] && break
+  sleep 0.2
+done
+check "garbage collector deletes the dependent of a deleted owner" 404 "$gc"
 
 # 410 through the watch cache: a restarted apiserver's cache starts at the current etcd revision.
 X=$(list_rv)

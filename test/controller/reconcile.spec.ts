@@ -1,10 +1,16 @@
 import test from 'ava';
 import { asyncScheduler, concat, EMPTY, from, map, NEVER, of, Subject, tap, throwError, timer } from 'rxjs';
 import { reconcile, type ReconcileOutcome, type ReconcileResult } from '../../src/controller/reconcile.js';
+import { terminal } from '../../src/controller/terminal.js';
 import { runMarbles } from '../../src/testing/marbles.js';
 
-/** A compact outcome: `a ok`, `a ok requeue 7`, `a err 1 retry 5`. */
-const view = (o: ReconcileOutcome) => (o.result === 'success' ? `${o.key} ok${o.requeueAfterMs !== undefined ? ` requeue ${o.requeueAfterMs}` : ''}` : `${o.key} err ${o.retries} retry ${o.retryAfterMs}`);
+/** A compact outcome: `a ok`, `a ok requeue 7`, `a err 1 retry 5`, `a terminal 1`. */
+const view = (o: ReconcileOutcome) =>
+  o.result === 'success'
+    ? `${o.key} ok${o.requeueAfterMs !== undefined ? ` requeue ${o.requeueAfterMs}` : ''}`
+    : o.result === 'terminal'
+      ? `${o.key} terminal ${o.retries}`
+      : `${o.key} err ${o.retries} retry ${o.retryAfterMs}`;
 
 test('empty completes, never stays open, a key-stream error passes through', (t) =>
   runMarbles(t, ({ cold, expectObservable }) => {
@@ -185,4 +191,86 @@ test('a backlog of 100,000 keys whose handler finishes synchronously does not gr
     t.true(outcomes.every((o) => o.result === 'success'));
     t.is(requeued.size, keys.filter((_, i) => i >= concurrency && i % results.length === 3).length);
   }
+});
+
+test('a terminal error is not retried and keeps the failure count; the key runs again only when it comes in again', (t) => {
+  const seen: number[] = [];
+  runMarbles(t, ({ cold, expectObservable }) => {
+    let run = 0;
+    const handler = (_: string, { retries }: { retries: number }) => {
+      seen.push(retries);
+      run++;
+      if (run === 1) throw new Error('flaky');
+      if (run === 2) throw terminal(new Error('invalid spec'));
+      if (run === 3) throw new Error('flaky again');
+    };
+    expectObservable(cold('-a-----------------a').pipe(reconcile(handler), map(view)), '^------------------------------!').toBe('-x----y------------z---------w', {
+      x: 'a err 1 retry 5',
+      y: 'a terminal 1',
+      z: 'a err 2 retry 10',
+      w: 'a ok',
+    });
+  });
+  t.deepEqual(seen, [0, 1, 1, 2]);
+});
+
+test('retryDelay (an error policy) replaces the backoff of a failure, which still counts; undefined or a throw keeps the backoff', (t) =>
+  runMarbles(t, ({ cold, expectObservable }) => {
+    let run = 0;
+    const handler = () => {
+      if (run++ < 3) throw new Error(`fail ${run}`);
+    };
+    const retryDelay = (error: unknown, key: string, retries: number) => {
+      if (retries === 2) throw new Error('policy bug');
+      return (error as Error).message === 'fail 1' && key === 'a' ? 3 : undefined;
+    };
+    expectObservable(cold('-a').pipe(reconcile(handler, { retryDelay }), map(view))).toBe('-x--y---------z-------------------w', {
+      x: 'a err 1 retry 3',
+      y: 'a err 2 retry 10',
+      z: 'a err 3 retry 20',
+      w: 'a ok',
+    });
+  }));
+
+test('drain: false drops the keys queued when the input completes and waits only for running handlers', (t) => {
+  const calls: string[] = [];
+  runMarbles(t, ({ cold, expectObservable }) => {
+    const handler = (key: string) => (calls.push(key), timer(4).pipe(map(() => undefined)));
+    expectObservable(cold('-(abc|)').pipe(reconcile(handler, { drain: false }), map(view))).toBe('-----(x|)', { x: 'a ok' });
+  });
+  t.deepEqual(calls, ['a']);
+});
+
+test('metrics hooks: an add per key becoming due, taken and done with scheduler times and the result label, a retry per delayed requeue', (t) => {
+  const log: string[] = [];
+  runMarbles(t, ({ cold, expectObservable }) => {
+    let run = 0;
+    const handler = () => (run++ === 0 ? throwError(() => new Error('x')) : run === 2 ? timer(2).pipe(map(() => ({ requeueAfterMs: 10 }))) : of(undefined));
+    const metrics = {
+      started: (concurrency: number) => void log.push(`started ${concurrency}`),
+      added: (key: string, now: number) => void log.push(`added ${key} @${now}`),
+      taken: (key: string, now: number) => void log.push(`taken ${key} @${now}`),
+      done: (key: string, now: number, result: string) => void log.push(`done ${key} @${now} ${result}`),
+      retried: (key: string) => void log.push(`retried ${key}`),
+      stopped: () => void log.push('stopped'),
+    };
+    // a fails at 1 (retry due at 6); comes in again at 2 and runs until 4, asking for 10 more ms: the
+    // retry due at 6 is earlier and wins.
+    expectObservable(cold('-aa').pipe(reconcile(handler, { metrics, concurrency: 3 }), map((o) => o.result)), '^----------!').toBe('-e--s-s', { e: 'error', s: 'success' });
+  });
+  t.deepEqual(log, [
+    'started 3',
+    'added a @1',
+    'taken a @1',
+    'done a @1 error',
+    'retried a',
+    'added a @2',
+    'taken a @2',
+    'done a @4 requeue_after',
+    'retried a',
+    'added a @6',
+    'taken a @6',
+    'done a @6 success',
+    'stopped',
+  ]);
 });

@@ -7,7 +7,7 @@ import { configMap as buildConfigMap, pod } from '../../src/testing/index.js';
 test('POST creates (201) with server-owned metadata and a new global RV; duplicates are 409 AlreadyExists', async (t) => {
   await withServer(async (server) => {
     const before = Number(server.resourceVersion);
-    const created = await call(`${server.url}/api/v1/namespaces/a/configmaps`, { method: 'POST', body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'one', resourceVersion: '999', uid: 'mine' }, data: { k: 'v' } } });
+    const created = await call(`${server.url}/api/v1/namespaces/a/configmaps`, { method: 'POST', body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'one', uid: 'mine' }, data: { k: 'v' } } });
     t.is(created.status, 201);
     t.is(created.json.kind, 'ConfigMap');
     t.is(created.json.apiVersion, 'v1');
@@ -100,7 +100,7 @@ test('generation is bumped only when spec changes', async (t) => {
   });
 });
 
-test('PATCH: merge, strategic-merge (as merge) and JSON patches; 415 for apply; 409 on a stale RV', async (t) => {
+test('PATCH: merge, strategic-merge (as merge) and JSON patches; an apply without a field manager is a 422; 409 on a stale RV', async (t) => {
   await withServer(async (server) => {
     server.create('configmaps', configMap('a', 'one', { keep: 'me', drop: 'me' }, { a: '1', b: '2' }));
     const url = `${server.url}/api/v1/namespaces/a/configmaps/one`;
@@ -121,7 +121,8 @@ test('PATCH: merge, strategic-merge (as merge) and JSON patches; 415 for apply; 
     const failedTest = await call(url, { method: 'PATCH', headers: { 'Content-Type': 'application/json-patch+json' }, body: [{ op: 'test', path: '/data/c', value: 'nope' }] });
     t.is(failedTest.status, 422);
     const apply = await call(url, { method: 'PATCH', headers: { 'Content-Type': 'application/apply-patch+yaml' }, body: {} });
-    t.is(apply.status, 415);
+    t.is(apply.status, 422);
+    t.is((await call(url, { method: 'PATCH', headers: { 'Content-Type': 'application/yaml' }, body: {} })).status, 415, 'an unknown patch type');
     const stale = await call(url, { method: 'PATCH', headers: { 'Content-Type': 'application/merge-patch+json' }, body: { metadata: { resourceVersion: '1' }, data: { e: '5' } } });
     t.is(stale.status, 409);
     const status = await call(`${server.url}/api/v1/namespaces/a/configmaps/one/status`, { method: 'PATCH', headers: { 'Content-Type': 'application/merge-patch+json' }, body: { status: { ok: true }, data: { ignored: 'yes' } } });

@@ -23,3 +23,8 @@ test('the check can fail: rx-informer/test-server needs client-node and says so'
   const error = await t.throwsAsync(withoutPeers('testServer/index.ts'));
   t.regex(String((error as { stderr?: string } | undefined)?.stderr), /Cannot find package @kubernetes\/client-node/);
 });
+
+test('rx-informer/controller imports without them too (client-node only for a resourceClient, and then only its KubeConfig)', async (t) => {
+  const { stdout } = await withoutPeers('controller/index.ts');
+  for (const name of ['controller', 'reconcileObjects', 'editPatch', 'finalizer', 'eventRecorder', 'serveHealthProbes', 'reconcile']) t.true(stdout.split(/\s+/).includes(name), `${name} in: ${stdout}`);
+});

@@ -1,0 +1,218 @@
+import { asyncScheduler, defer, identity, map, merge, NEVER, Observable, share, take, takeUntil, type MonoTypeOperatorFunction, type SchedulerLike } from 'rxjs';
+import { ControllerError } from '../errors.js';
+import type { Informer } from '../informer/informer.js';
+import type { KubeObject } from '../store/kubeObject.js';
+import type { Notification } from '../store/notification.js';
+import { holdUntilSynced } from './holdUntilSynced.js';
+import { keepConnected } from './keepConnected.js';
+import { refOfCacheKey, type ObjectRef } from './objectRef.js';
+import type { OwnerMatch } from './ownerReferences.js';
+import { reconcileAllOf } from './reconcileAllOf.js';
+import { reconcileObjects, type ControllerOutcome, type ErrorPolicy, type ReconcileObjectsConfig, type Reconciler } from './reconcileObjects.js';
+import { toOwnerRefs, type OwnerType } from './toOwnerRefs.js';
+import { toRefs } from './toRefs.js';
+
+/** What the controller needs of an informer: its changes and snapshot, its sync (`synced$`, `whenSynced`), `connect()` and `status$` to keep it running and see it fail. */
+export type ControllerInformer<T extends KubeObject> = Pick<Informer<T>, 'changes$' | 'snapshot' | 'synced$' | 'whenSynced' | 'connect' | 'status$'>;
+
+/** A child informer whose objects map to their owner (controller-runtime's `Owns`, kube-rs's `owns`). */
+export interface OwnsConfig {
+  readonly informer: ControllerInformer<KubeObject>;
+  /** `controller` (default): only the `controller: true` owner reference counts; `any`: every reference of the owner kind. */
+  readonly match?: OwnerMatch;
+  /** Applied to the child's notifications first, e.g. `predicateFilter(predicates.resourceVersion)`. */
+  readonly filter?: MonoTypeOperatorFunction<Notification<KubeObject>>;
+}
+
+/** A related informer mapped to objects to reconcile by your function (kube-rs's `watches`). */
+export interface WatchesConfig<C extends KubeObject = KubeObject> {
+  readonly informer: ControllerInformer<C>;
+  /** Object of this informer → refs of primary objects to reconcile. */
+  readonly map: (object: C) => readonly ObjectRef[];
+  readonly filter?: MonoTypeOperatorFunction<Notification<C>>;
+}
+
+/** Options of {@link controller}. Queue options (`concurrency`, backoff, `scheduler`, `metrics`) are {@link reconcile}'s. */
+export interface ControllerConfig<T extends KubeObject> extends Omit<ReconcileObjectsConfig<T>, 'drain' | 'kind'> {
+  /** Reconciles one object of the primary informer. */
+  readonly reconcile: Reconciler<T>;
+  /** What happens after a failure; see {@link ErrorPolicy}. Default: per-key backoff. */
+  readonly errorPolicy?: ErrorPolicy<T>;
+  /**
+   * The primary's kind, which `owns` matches owner references against. Taken from the informer
+   * when a factory made it from `{ apiVersion, kind }`; needed otherwise when `owns` is used.
+   */
+  readonly kind?: OwnerType;
+  /** Applied to the primary's notifications, e.g. `predicateFilter(predicates.generation)`. */
+  readonly filter?: MonoTypeOperatorFunction<Notification<T>>;
+  /** Child informers: a child's change reconciles its owner. An informer alone means `{ informer }`. */
+  readonly owns?: readonly (OwnsConfig | ControllerInformer<KubeObject>)[];
+  /** Related informers mapped through a function. */
+  readonly watches?: readonly WatchesConfig<KubeObject>[];
+  /** Every emission reconciles every object of the primary cache (kube-rs's `reconcile_all_on`). */
+  readonly reconcileAllOn?: Observable<unknown>;
+  /** Refs to reconcile from anywhere (kube-rs's `reconcile_on`). */
+  readonly triggers?: Observable<ObjectRef>;
+  /**
+   * The first emission starts a graceful shutdown (kube-rs's `graceful_shutdown_on`): no more
+   * triggers are taken, queued runs are dropped, running ones may finish within `shutdownGraceMs`;
+   * then the output completes.
+   */
+  readonly shutdownOn?: Observable<unknown>;
+  /** How long running reconciles may take after `shutdownOn`; then they are aborted and the output errors with `shutdownTimeout`. Default 30 000 (controller-runtime's `GracefulShutdownTimeout`). */
+  readonly shutdownGraceMs?: number;
+  /**
+   * How long to wait for every informer's first list (`whenSynced({ timeoutMs })`, on the informer's
+   * scheduler) before erroring with its `NotSyncedError` (`timeout`). Default 120 000; `0` waits for ever.
+   */
+  readonly syncTimeoutMs?: number;
+}
+
+/**
+ * A controller over informers, as one cold Observable of reconcile outcomes: kube-rs's
+ * `Controller` and controller-runtime's builder rebuilt from operators you can also use alone.
+ *
+ * ```text
+ * primary.changes$ ──────────────────────── refs ─┐
+ * owns:    child.changes$ ── toOwnerRefs ─── refs ─┤
+ * watches: other.changes$ ── toRefs(map) ─── refs ─┼─ holdUntilSynced ─ takeUntil(shutdownOn) ─ reconcileObjects ─► outcomes
+ * reconcileAllOn ─────────── reconcileAllOf ─ refs ─┤
+ * triggers ───────────────────────────────── refs ─┘
+ * ```
+ *
+ * - Every object of the primary cache is reconciled once at the start, then whenever it, one of its
+ *   children (`owns`), or a related object (`watches`) changes. Deleted objects are reconciled too,
+ *   with `undefined` (use a finalizer for cleanup that must happen).
+ * - The reconciler reads the object from the cache when its run starts, never the event that
+ *   triggered it; one object is never reconciled twice at once; a change during a run makes one
+ *   more run after it; failures retry with per-key exponential backoff (5 ms doubling to 1,000 s,
+ *   under a 10/s bucket); `{ requeueAfterMs }` runs it again later; a `terminal()` error stops
+ *   retrying; the `errorPolicy` may choose the delay instead.
+ * - Nothing runs before every informer has synced (requests meanwhile are deduplicated); a sync
+ *   that takes longer than `syncTimeoutMs` errors with the informer's `NotSyncedError`.
+ * - Cold, like every stage here: nothing starts until subscribed; it keeps its informers running
+ *   while subscribed (`connect()`). Unsubscribing stops at once (running reconciles see their signal aborted);
+ *   `shutdownOn` stops gracefully. An informer's failure errors the output.
+ *
+ * ## Example
+ * ```ts
+ * import { KubeConfig } from '@kubernetes/client-node';
+ * import { fromEvent } from 'rxjs';
+ * import { informerFactory, type KubeObject } from 'rx-informer';
+ * import { byControllerOwner, controller } from 'rx-informer/controller';
+ *
+ * interface ConfigMapSet extends KubeObject { readonly spec?: { readonly names?: readonly string[] } }
+ * declare function ensureChildren(set: ConfigMapSet, signal: AbortSignal): Promise<void>; // assuming: your writes
+ *
+ * const kubeConfig = new KubeConfig();
+ * kubeConfig.loadFromDefault();
+ * const factory = informerFactory(kubeConfig);
+ * const sets = factory.informer<ConfigMapSet>({ apiVersion: 'demo.rx-informer.dev/v1', kind: 'ConfigMapSet' });
+ * const children = factory.informer({ version: 'v1', plural: 'configmaps' }, { indexers: { owner: byControllerOwner } });
+ * controller(sets, {
+ *   owns: [children],
+ *   reconcile: async (set, { signal }) => (set ? ensureChildren(set, signal) : undefined),
+ *   shutdownOn: fromEvent(process, 'SIGTERM'),
+ * }).subscribe((outcome) => outcome.result !== 'success' && console.error(outcome.key, outcome.error));
+ * ```
+ *
+ * @param primary the informer of the objects to reconcile (keyed `namespace/name`, the default).
+ * @param config the reconciler, triggers, shutdown, queue options.
+ * @returns a cold Observable of {@link ControllerOutcome}s.
+ */
+export function controller<T extends KubeObject>(primary: ControllerInformer<T>, config: ControllerConfig<T>): Observable<ControllerOutcome> {
+  const { reconcile: reconciler, errorPolicy, kind, filter, owns = [], watches = [], reconcileAllOn, triggers, shutdownOn, shutdownGraceMs = 30_000, syncTimeoutMs = 120_000, ...queue } = config ?? ({} as ControllerConfig<T>);
+  if (!isInformer(primary)) throw new TypeError('[informer] controller: the primary must be an informer');
+  if (typeof reconciler !== 'function') throw new TypeError('[informer] controller: config.reconcile must be a function');
+  if (!(shutdownGraceMs >= 0)) throw new TypeError(`[informer] controller: shutdownGraceMs must be >= 0, got ${String(shutdownGraceMs)}`);
+  const owned = owns.map((entry, i): OwnsConfig => {
+    const config = isInformer(entry) ? { informer: entry } : entry;
+    if (!isInformer(config?.informer)) throw new TypeError(`[informer] controller: owns[${i}] is not an informer`);
+    return config;
+  });
+  watches.forEach((entry, i) => {
+    if (!isInformer(entry?.informer) || typeof entry.map !== 'function') throw new TypeError(`[informer] controller: watches[${i}] needs an informer and a map function`);
+  });
+  const ownerType = kind ?? kindOf(primary);
+  if (owned.length > 0 && ownerType === undefined) {
+    throw new TypeError("[informer] controller: owns needs the primary's kind: pass kind: { apiVersion, kind }, or make the primary from { apiVersion, kind }");
+  }
+  const scheduler = queue.scheduler ?? asyncScheduler;
+  const workConfig = { ...queue, drain: false, ...(errorPolicy ? { errorPolicy } : {}), ...(ownerType ? { kind: ownerType } : {}) };
+  reconcileObjects(primary, reconciler, workConfig); // bad queue options throw now, not at subscribe
+  const informers = [primary, ...owned.map((o) => o.informer), ...watches.map((w) => w.informer)];
+  const hold = holdUntilSynced(informers, { timeoutMs: syncTimeoutMs });
+
+  return defer(() => {
+    const stop$ = (shutdownOn ?? NEVER).pipe(take(1), share());
+    // Which objects are being reconciled, to name them if the shutdown grace runs out.
+    const running = new Set<string>();
+    const user = queue.metrics;
+    const work = reconcileObjects(primary, reconciler, {
+      ...workConfig,
+      metrics: {
+        started: (concurrency) => user?.started?.(concurrency),
+        added: (key, now) => user?.added(key, now),
+        taken: (key, now) => (running.add(key), user?.taken(key, now)),
+        done: (key, now, result) => (running.delete(key), user?.done(key, now, result)),
+        retried: (key) => user?.retried(key),
+        stopped: () => (running.clear(), user?.stopped?.()),
+      },
+    });
+    const refs$ = merge(
+      // What is cached already (an informer that was running), then every change.
+      defer(() => [...primary.snapshot.keys()].map(refOfCacheKey)),
+      primary.changes$.pipe(filter ?? identity, map((change) => refOfCacheKey(change.key))),
+      ...owned.map((o) => o.informer.changes$.pipe(o.filter ?? identity, toOwnerRefs(ownerType!, o.match ? { match: o.match } : {}))),
+      ...watches.map((w) => w.informer.changes$.pipe(w.filter ?? identity, toRefs(w.map))),
+      ...(reconcileAllOn ? [reconcileAllOn.pipe(reconcileAllOf(primary))] : []),
+      ...(triggers ? [triggers] : []),
+    );
+    return withShutdown(refs$.pipe(hold, takeUntil(stop$), work), stop$, keepConnected(informers), shutdownGraceMs, scheduler, running);
+  });
+}
+
+/**
+ * The outcomes, with the informers held running alongside; after `stop$`, an error once
+ * `graceMs` have passed without the outcomes completing (which aborts the running reconciles).
+ */
+function withShutdown(
+  outcomes$: Observable<ControllerOutcome>,
+  stop$: Observable<unknown>,
+  keep$: Observable<never>,
+  graceMs: number,
+  scheduler: SchedulerLike,
+  running: ReadonlySet<string>,
+): Observable<ControllerOutcome> {
+  return new Observable<ControllerOutcome>((subscriber) => {
+    const keep = keep$.subscribe({ error: (error: unknown) => subscriber.error(error) });
+    const deadline = stop$.subscribe(() => {
+      subscriber.add(
+        scheduler.schedule(() => {
+          subscriber.error(new ControllerError('shutdownTimeout', `[informer] controller: reconciles still running ${graceMs} ms after shutdown began${running.size > 0 ? `: ${[...running].join(', ')}` : ''}; aborted`));
+        }, graceMs),
+      );
+    });
+    const main = outcomes$.subscribe({
+      next: (outcome) => subscriber.next(outcome),
+      error: (error: unknown) => subscriber.error(error),
+      complete: () => subscriber.complete(),
+    });
+    return () => {
+      main.unsubscribe();
+      deadline.unsubscribe();
+      keep.unsubscribe();
+    };
+  });
+}
+
+function isInformer(value: unknown): value is ControllerInformer<KubeObject> {
+  const candidate = value as Partial<ControllerInformer<KubeObject>> | null;
+  return candidate !== null && typeof candidate === 'object' && candidate.changes$ instanceof Observable && candidate.synced$ instanceof Observable && candidate.status$ instanceof Observable && typeof candidate.connect === 'function' && typeof candidate.whenSynced === 'function' && 'snapshot' in candidate;
+}
+
+/** The kind of an informer a factory made from `{ apiVersion, kind }`. */
+function kindOf(informer: object): OwnerType | undefined {
+  const resource = (informer as { resource?: { apiVersion?: unknown; kind?: unknown } }).resource;
+  return typeof resource?.apiVersion === 'string' && typeof resource.kind === 'string' ? { apiVersion: resource.apiVersion, kind: resource.kind } : undefined;
+}

@@ -1,0 +1,213 @@
+import { hostname } from 'node:os';
+import { asyncScheduler, type SchedulerLike } from 'rxjs';
+import { KubeApiError } from '../errors.js';
+import type { KubeObject } from '../store/kubeObject.js';
+import type { ResourceClient } from './writes/resourceClient.js';
+
+/** Which object an Event is about: a `core/v1` ObjectReference. */
+export interface EventObjectReference {
+  readonly apiVersion: string;
+  readonly kind: string;
+  readonly name: string;
+  readonly namespace?: string;
+  readonly uid?: string;
+}
+
+/** One occurrence to record. */
+export interface EventToPublish {
+  /** `Normal`, or `Warning` for something that should get attention. */
+  readonly type: 'Normal' | 'Warning';
+  /** Why, in UpperCamelCase (`Created`, `ReconcileFailed`); at most 128 characters. */
+  readonly reason: string;
+  /** What the controller did or failed to do (`Reconcile`, `CreateConfigMap`); at most 128 characters. */
+  readonly action: string;
+  /** Human-readable detail; cut at 1,024 characters. Not part of what makes a repeat (kube-rs's rule). */
+  readonly note?: string;
+  /** The object the event is about (an object from the cache, or a reference). */
+  readonly regarding: KubeObject | EventObjectReference;
+  /** A second object involved (the child that was created, say). */
+  readonly related?: KubeObject | EventObjectReference;
+}
+
+/** Options of {@link eventRecorder}. */
+export interface EventRecorderConfig {
+  /** `reportingController`, e.g. `demo.rx-informer.dev/configmapset-controller`. */
+  readonly controller: string;
+  /** `reportingInstance`: this process (default: the host name, which in a Pod is the Pod's name). */
+  readonly instance?: string;
+  /** A repeat within this long after the last occurrence extends its series instead of writing a new Event. Default 360 000 (6 min, as kube-rs and client-go). */
+  readonly seriesWindowMs?: number;
+  /** Tries per write before giving up. Default 12 (client-go's `maxTriesPerEvent`). */
+  readonly attempts?: number;
+  /** Wait between tries. Default 10 000 ms. */
+  readonly retryDelayMs?: number;
+  /** Told about a write that was given up (events never fail the caller). */
+  readonly onError?: (error: unknown, event: EventToPublish) => void;
+  /** Clock for event times, the series window and the retries. Default `asyncScheduler`. */
+  readonly scheduler?: SchedulerLike;
+}
+
+/** Records `events.k8s.io/v1` Events; see {@link eventRecorder}. */
+export interface EventRecorder {
+  /**
+   * Records one occurrence: a new Event, or one more in the series of the same event (same type,
+   * reason, action, regarding and related objects) seen within the series window. Resolves once
+   * written or given up; never rejects.
+   */
+  publish(event: EventToPublish): Promise<void>;
+}
+
+interface Series {
+  readonly name: string;
+  readonly namespace: string;
+  count: number;
+  lastObservedAt: number;
+}
+
+/**
+ * An event recorder for `events.k8s.io/v1` (kube-rs's `events::Recorder`, client-go's
+ * `tools/events`): Events carry `regarding`, `related`, `reportingController`,
+ * `reportingInstance`, `action`, `reason`, `note`, `type` and a microsecond `eventTime`, are named
+ * `<regarding name>.<hex time>` in the regarding object's namespace (`default` for cluster-scoped
+ * ones), and repeats are folded: within `seriesWindowMs` of the last occurrence, a repeat
+ * merge-patches `series: { count, lastObservedTime }` of the Event already written instead of
+ * writing another.
+ *
+ * Writes for one series are made one after another; each is tried `attempts` times,
+ * `retryDelayMs` apart, and then given up (reported to `onError`): recording an event never fails
+ * a reconcile. The reference to the regarding object leaves out its resourceVersion, so
+ * occurrences across versions of one object fold into one series.
+ *
+ * ## Example
+ * ```ts
+ * import { eventRecorder, resourceClient } from 'rx-informer/controller';
+ * import type { KubeConfig } from '@kubernetes/client-node';
+ * import type { KubeObject } from 'rx-informer';
+ *
+ * declare const kubeConfig: KubeConfig; // assuming: loaded elsewhere
+ * declare const set: KubeObject; // assuming: the object being reconciled
+ * const recorder = eventRecorder(resourceClient(kubeConfig), { controller: 'demo.rx-informer.dev/configmapset-controller' });
+ * await recorder.publish({ type: 'Normal', reason: 'Created', action: 'CreateConfigMap', note: 'created app-config', regarding: set });
+ * ```
+ *
+ * @param client writes the Events (needs `create` and `patch` on `events.k8s.io/events`).
+ * @param config who reports, the series window, retries, clock.
+ */
+export function eventRecorder(client: ResourceClient, config: EventRecorderConfig): EventRecorder {
+  const { controller, seriesWindowMs = 360_000, attempts = 12, retryDelayMs = 10_000, onError, scheduler = asyncScheduler } = config ?? ({} as EventRecorderConfig);
+  if (typeof controller !== 'string' || controller === '') throw new TypeError('[informer] eventRecorder: config.controller (the reportingController) is required');
+  if (!(Number.isInteger(attempts) && attempts >= 1)) throw new TypeError(`[informer] eventRecorder: attempts must be an integer >= 1, got ${String(attempts)}`);
+  if (!(seriesWindowMs >= 0) || !(retryDelayMs >= 0)) throw new TypeError('[informer] eventRecorder: seriesWindowMs and retryDelayMs must be >= 0');
+  const instance = config.instance ?? (hostname() || controller);
+  const series = new Map<string, Series>(); // oldest occurrence first
+  const chains = new Map<string, Promise<void>>();
+  let sequence = 0;
+
+  const forgetExpired = (now: number): void => {
+    for (const [key, entry] of series) {
+      if (now - entry.lastObservedAt <= seriesWindowMs) break;
+      series.delete(key);
+    }
+  };
+
+  const withRetries = async (write: () => Promise<unknown>): Promise<void> => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await write();
+        return;
+      } catch (error) {
+        if (attempt >= attempts) throw error;
+        await new Promise<void>((resolve) => scheduler.schedule(() => resolve(), retryDelayMs));
+      }
+    }
+  };
+
+  const record = async (key: string, event: EventToPublish): Promise<void> => {
+    const now = scheduler.now();
+    forgetExpired(now);
+    const regarding = referenceOf(event.regarding);
+    const known = series.get(key);
+    if (known !== undefined && now - known.lastObservedAt <= seriesWindowMs) {
+      const count = known.count + 1;
+      try {
+        await withRetries(() =>
+          client.patch({ apiVersion: 'events.k8s.io/v1', kind: 'Event', namespace: known.namespace, name: known.name }, { series: { count, lastObservedTime: microTime(now) } }, { type: 'merge' }),
+        );
+        known.count = count;
+        known.lastObservedAt = now;
+        series.delete(key);
+        series.set(key, known); // newest last
+        return;
+      } catch (error) {
+        if (!(error instanceof KubeApiError && error.code === 404)) throw error;
+        series.delete(key); // the Event expired on the server: start a new one
+      }
+    }
+    const namespace = regarding.namespace || 'default';
+    const name = `${regarding.name}.${(BigInt(Math.floor(now)) * 1_000_000n + BigInt(sequence++ % 1_000_000)).toString(16)}`;
+    await withRetries(() =>
+      client.create({
+        apiVersion: 'events.k8s.io/v1',
+        kind: 'Event',
+        metadata: { name, namespace },
+        eventTime: microTime(now),
+        reportingController: controller,
+        reportingInstance: instance,
+        action: cut(event.action, 128),
+        reason: cut(event.reason, 128),
+        type: event.type,
+        ...(event.note !== undefined ? { note: cut(event.note, 1024) } : {}),
+        regarding,
+        ...(event.related !== undefined ? { related: referenceOf(event.related) } : {}),
+      } as KubeObject),
+    );
+    series.set(key, { name, namespace, count: 1, lastObservedAt: now });
+  };
+
+  return {
+    publish(event) {
+      let key: string;
+      try {
+        checkEvent(event);
+        key = JSON.stringify([event.type, event.action, event.reason, referenceOf(event.regarding), event.related === undefined ? null : referenceOf(event.related)]);
+      } catch (error) {
+        onError?.(error, event);
+        return Promise.resolve();
+      }
+      const previous = chains.get(key) ?? Promise.resolve();
+      const next = previous.then(() => record(key, event)).catch((error: unknown) => onError?.(error, event));
+      chains.set(key, next);
+      void next.then(() => {
+        if (chains.get(key) === next) chains.delete(key);
+      });
+      return next;
+    },
+  };
+}
+
+function checkEvent(event: EventToPublish): void {
+  if (event?.type !== 'Normal' && event?.type !== 'Warning') throw new TypeError(`[informer] eventRecorder: type must be Normal or Warning, got ${String(event?.type)}`);
+  if (typeof event.reason !== 'string' || event.reason === '' || typeof event.action !== 'string' || event.action === '') throw new TypeError('[informer] eventRecorder: an event needs a reason and an action');
+}
+
+/** A reference without resourceVersion, so one object's events fold across its versions. */
+function referenceOf(target: KubeObject | EventObjectReference): EventObjectReference {
+  if ('metadata' in target && target.metadata !== undefined) {
+    const object = target as KubeObject;
+    const { name, namespace, uid } = object.metadata ?? {};
+    if (!object.apiVersion || !object.kind || !name) throw new TypeError('[informer] eventRecorder: the regarding object needs apiVersion, kind and metadata.name');
+    return { apiVersion: object.apiVersion, kind: object.kind, name, ...(namespace ? { namespace } : {}), ...(uid ? { uid } : {}) };
+  }
+  const ref = target as EventObjectReference;
+  if (!ref?.apiVersion || !ref.kind || !ref.name) throw new TypeError('[informer] eventRecorder: a reference needs apiVersion, kind and name');
+  return { apiVersion: ref.apiVersion, kind: ref.kind, name: ref.name, ...(ref.namespace ? { namespace: ref.namespace } : {}), ...(ref.uid ? { uid: ref.uid } : {}) };
+}
+
+/** `metav1.MicroTime`: RFC 3339 with six fractional digits. */
+function microTime(ms: number): string {
+  return new Date(ms).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
+}
+
+function cut(text: string, max: number): string {
+  return text.length <= max ? text : text.slice(0, max);
+}

@@ -1,0 +1,60 @@
+/**
+ * rx-informer/controller: the controller toolkit over informers. A controller builder made of
+ * operators you can also use alone, writes that are safe by construction (draft edits as JSON
+ * Patch locked on the resourceVersion, server-side apply, create-or-update), finalizers, an event
+ * recorder, health probes. `reconcile`, `predicateFilter` and `predicates` are here too (and in the
+ * main entry). Work-queue metrics under controller-runtime's names are in `rx-informer/prometheus`.
+ * Needs @kubernetes/client-node only for `resourceClient` (its KubeConfig).
+ *
+ * @module rx-informer/controller
+ */
+
+/* The controller: triggers → wait for sync → the work queue → outcomes */
+export { controller } from './controller.js';
+export type { ControllerConfig, ControllerInformer, OwnsConfig, WatchesConfig } from './controller.js';
+export { reconcileObjects } from './reconcileObjects.js';
+export type { Action, ControllerContext, ControllerOutcome, ErrorPolicy, ReconcileObjectsConfig, Reconciler } from './reconcileObjects.js';
+export { toOwnerRefs } from './toOwnerRefs.js';
+export type { OwnerType, ToOwnerRefsConfig } from './toOwnerRefs.js';
+export { toRefs } from './toRefs.js';
+export { reconcileAllOf } from './reconcileAllOf.js';
+export { holdUntilSynced } from './holdUntilSynced.js';
+export type { HoldUntilSyncedConfig, SyncSource } from './holdUntilSynced.js';
+export { objectRef } from './objectRef.js';
+export type { ObjectRef, TypedObjectRef } from './objectRef.js';
+export { terminal } from './terminal.js';
+
+/* The work queue and event filters (also in the main entry) */
+export { reconcile } from './reconcile.js';
+export type { ReconcileConfig, ReconcileContext, ReconcileHandler, ReconcileOutcome, ReconcileResult } from './reconcile.js';
+export { predicateFilter } from './predicateFilter.js';
+export type { PredicateFilterConfig } from './predicateFilter.js';
+export { predicates } from './predicates.js';
+export type { Predicate } from './predicates.js';
+export type { ReconcileMetrics, ReconcileResultLabel } from '../metrics/reconcileMetrics.js';
+
+/* Ownership */
+export { byControllerOwner, controllerOf, controllerReference, ownedBy, ownerReferencesOf, setControllerReference } from './ownerReferences.js';
+export type { OwnerMatch, OwnerReference } from './ownerReferences.js';
+
+/* Writes */
+export { resourceClient } from './writes/resourceClient.js';
+export type { ApplyOptions, DeleteOptions, EditOptions, PatchOptions, RequestOptions, ResourceClient, ResourceClientConfig, WriteOptions } from './writes/resourceClient.js';
+export { editPatch } from './writes/editPatch.js';
+export type { EditPatch, EditPatchConfig, JsonPatchOperation } from './writes/editPatch.js';
+export { createOrUpdate } from './writes/createOrUpdate.js';
+export type { CreateOrUpdateConfig, CreateOrUpdateResult } from './writes/createOrUpdate.js';
+export { finalizer } from './writes/finalizer.js';
+export type { FinalizerHandlers } from './writes/finalizer.js';
+
+/* Events and probes */
+export { eventRecorder } from './eventRecorder.js';
+export type { EventObjectReference, EventRecorder, EventRecorderConfig, EventToPublish } from './eventRecorder.js';
+export { serveHealthProbes } from './healthProbes.js';
+export type { HealthCheck, HealthProbeServer, HealthProbesConfig } from './healthProbes.js';
+export { informersReady } from './informersReady.js';
+export type { ReadinessSource } from './informersReady.js';
+
+/* Errors of the toolkit (the catalogue is src/errors.ts) */
+export { ControllerError } from '../errors.js';
+export type { ControllerErrorOptions, ControllerErrorReason } from '../errors.js';

@@ -1,0 +1,96 @@
+import { defer, map, type ObservableInput, type OperatorFunction } from 'rxjs';
+import type { KubeObject } from '../store/kubeObject.js';
+import type { Snapshot } from '../store/snapshot.js';
+import { refCacheKey, refOfCacheKey, type ObjectRef } from './objectRef.js';
+import { reconcile, type ReconcileConfig, type ReconcileOutcome, type ReconcileResult } from './reconcile.js';
+
+/**
+ * What a reconciler returns (kube-rs's `Action`, controller-runtime's `Result`): nothing to wait
+ * for a change (`await_change`), or `{ requeueAfterMs }` to run again after that long (which also
+ * forgets the object's failures). Throwing is an error: retried with per-key backoff, or not at all
+ * when it is a `terminal()` error.
+ */
+export type Action = ReconcileResult;
+
+/** What a reconciler is given besides the object. */
+export interface ControllerContext<T extends KubeObject> {
+  /** The object the run is for (it may be gone from the cache: then the object argument is `undefined`). */
+  readonly ref: ObjectRef;
+  /** Failures of this object since its last success. */
+  readonly retries: number;
+  /** Aborted when the controller is stopped for good; pass it to your requests. */
+  readonly signal: AbortSignal;
+  /** The primary cache at the start of the run; read related objects from snapshots, never from the API server. */
+  readonly snapshot: Snapshot<T>;
+}
+
+/**
+ * Reconciles one object, read from the cache when the run starts (the newest version, not the one
+ * that triggered it); `undefined` when it is not in the cache (deleted). Return an {@link Action},
+ * a Promise or an Observable of one (its last value counts).
+ */
+export type Reconciler<T extends KubeObject> = (object: T | undefined, context: ControllerContext<T>) => ObservableInput<Action> | Action;
+
+/**
+ * Chooses what happens after a failure (kube-rs's `error_policy`): `{ requeueAfterMs }` replaces the
+ * per-key backoff for this failure; nothing keeps the backoff. Not asked for terminal errors.
+ */
+export type ErrorPolicy<T extends KubeObject> = (error: unknown, object: T | undefined, context: { readonly ref: ObjectRef; readonly retries: number }) => Action;
+
+/** One reconcile run of a controller: {@link ReconcileOutcome} with the object's ref. */
+export type ControllerOutcome = ReconcileOutcome & { readonly ref: ObjectRef };
+
+/** Options of {@link reconcileObjects}: {@link reconcile}'s, an error policy, and the kind for refs. */
+export interface ReconcileObjectsConfig<T extends KubeObject> extends Omit<ReconcileConfig, 'retryDelay'> {
+  readonly errorPolicy?: ErrorPolicy<T>;
+  /** `kind` and `apiVersion` put on the refs handed to the reconciler and on outcomes. */
+  readonly kind?: { readonly apiVersion: string; readonly kind: string };
+}
+
+/**
+ * The work loop of a controller on refs: {@link reconcile}'s queue (deduplicated, never two runs
+ * of one object at once, per-key backoff, bounded concurrency) whose handler reads the object from
+ * the primary cache at run time and hands it to your reconciler (kube-rs's applier).
+ *
+ * ```text
+ * refs:      -a-a--b---------|
+ * reconcileObjects(sets, reconciler)             reconciler takes 2 frames
+ * outcomes:  ---x---y--------|      x = { ref: a, result: 'success' }  y = { ref: b, … }
+ * ```
+ *
+ * @param primary the informer whose objects are reconciled (keyed `namespace/name`).
+ * @param reconciler reconciles one object.
+ * @param config queue options, error policy, kind.
+ * @returns an operator from refs to {@link ControllerOutcome}s.
+ */
+export function reconcileObjects<T extends KubeObject>(
+  primary: { readonly snapshot: Snapshot<T> },
+  reconciler: Reconciler<T>,
+  config: ReconcileObjectsConfig<T> = {},
+): OperatorFunction<ObjectRef, ControllerOutcome> {
+  if (primary === null || typeof primary !== 'object' || !('snapshot' in primary)) throw new TypeError('[informer] reconcileObjects: expected the primary informer');
+  if (typeof reconciler !== 'function') throw new TypeError('[informer] reconcileObjects: reconciler must be a function');
+  const { errorPolicy, kind, ...queueConfig } = config;
+  if (errorPolicy !== undefined && typeof errorPolicy !== 'function') throw new TypeError('[informer] reconcileObjects: errorPolicy must be a function');
+  const refOf = (key: string): ObjectRef => ({ ...refOfCacheKey(key), ...(kind ? { kind: kind.kind, apiVersion: kind.apiVersion } : {}) });
+  const retryDelay = errorPolicy && ((error: unknown, key: string, retries: number) => {
+    const action = errorPolicy(error, primary.snapshot.get(key), { ref: refOf(key), retries });
+    return action?.requeueAfterMs;
+  });
+  // Built once, so bad queue options throw here; the queue's state is per subscription.
+  const queue = reconcile(
+    (key, { retries, signal }) => {
+      const snapshot = primary.snapshot;
+      return reconciler(snapshot.get(key), { ref: refOf(key), retries, signal, snapshot });
+    },
+    { ...queueConfig, ...(retryDelay ? { retryDelay } : {}) },
+  );
+  return (refs$) =>
+    defer(() =>
+      refs$.pipe(
+        map(refCacheKey),
+        queue,
+        map((outcome) => ({ ...outcome, ref: refOf(outcome.key) })),
+      ),
+    );
+}

@@ -1,0 +1,93 @@
+import type { KubeObject } from '../../store/kubeObject.js';
+import type { JsonPatchOperation } from './editPatch.js';
+import type { RequestOptions, ResourceClient } from './resourceClient.js';
+
+/** The two halves of a reconciler that owns a finalizer (kube-rs's `finalizer::Event`). */
+export interface FinalizerHandlers<T, R> {
+  /** The object is live and carries the finalizer: make the world look like it says. */
+  readonly apply: (object: T) => R | Promise<R>;
+  /**
+   * The object is being deleted and still carries the finalizer: undo what `apply` did outside
+   * the object (children the garbage collector would not reach, external state). Must be safe to
+   * run again, and to run when `apply` never ran. The finalizer is removed only after it succeeds.
+   */
+  readonly cleanup: (object: T) => R | Promise<R>;
+}
+
+/**
+ * Runs a reconciler under a finalizer, in the four states of kube-rs's `finalizer()`:
+ *
+ * ```text
+ * finalizer absent,  not deleting → add it (JSON Patch guarded by the list read), return {} (the change triggers the next run)
+ * finalizer present, not deleting → apply(object)
+ * finalizer present, deleting     → cleanup(object); once it succeeded, remove it (test of the entry at its index)
+ * finalizer absent,  deleting     → nothing, return {}
+ * ```
+ *
+ * The patches are guarded by the finalizer list itself, not by the resourceVersion, so a status
+ * write or any other change by another writer does not make them fail; a change of the list does
+ * (a {@link ControllerError} `conflict`, retried with a fresh read). So the finalizer is never added
+ * twice and another controller's finalizers are never dropped, also across retries and restarts.
+ * Once `apply` has run, the object cannot disappear before `cleanup` has succeeded.
+ *
+ * ## Example
+ * ```ts
+ * import { finalizer, type Reconciler, type ResourceClient } from 'rx-informer/controller';
+ * import type { KubeObject } from 'rx-informer';
+ *
+ * declare const client: ResourceClient; // assuming: resourceClient(kubeConfig)
+ * declare function ensureChildren(set: KubeObject): Promise<void>; // assuming: your writes
+ * declare function deleteChildren(set: KubeObject): Promise<void>;
+ * const reconcileSet: Reconciler<KubeObject> = (set) =>
+ *   set && finalizer(client, 'demo.rx-informer.dev/cleanup', set, {
+ *     apply: (live) => ensureChildren(live),
+ *     cleanup: (doomed) => deleteChildren(doomed),
+ *   });
+ * ```
+ *
+ * @param client writes the finalizer patches.
+ * @param name the finalizer, a qualified name such as `example.com/cleanup`.
+ * @param object the object as cached.
+ * @param handlers `apply` and `cleanup`.
+ * @param options an abort signal for the patches.
+ * @returns what `apply` or `cleanup` returned, or `{}` when the step was the finalizer itself.
+ */
+export async function finalizer<T extends KubeObject, R>(
+  client: ResourceClient,
+  name: string,
+  object: T,
+  handlers: FinalizerHandlers<T, R>,
+  options: RequestOptions = {},
+): Promise<R | Record<string, never>> {
+  if (typeof name !== 'string' || !/^[^/]+\/[^/]+$/.test(name)) throw new TypeError(`[informer] finalizer: the name must be qualified, like example.com/cleanup; got ${String(name)}`);
+  if (typeof handlers?.apply !== 'function' || typeof handlers?.cleanup !== 'function') throw new TypeError('[informer] finalizer: handlers need apply and cleanup functions');
+  const finalizers = object.metadata?.finalizers;
+  const index = finalizers?.indexOf(name) ?? -1;
+  const deleting = object.metadata?.deletionTimestamp !== undefined && object.metadata.deletionTimestamp !== null;
+  const target = { apiVersion: object.apiVersion ?? '', kind: object.kind ?? '', name: object.metadata?.name ?? '', ...(object.metadata?.namespace ? { namespace: object.metadata.namespace } : {}) };
+  if (index >= 0 && !deleting) return handlers.apply(object);
+  if (index >= 0) {
+    const outcome = await handlers.cleanup(object);
+    const path = `/metadata/finalizers/${index}`;
+    const remove: JsonPatchOperation[] = [
+      { op: 'test', path, value: name },
+      { op: 'remove', path },
+    ];
+    await client.patch(target, remove, { type: 'json', ...options });
+    return outcome;
+  }
+  if (deleting) return {};
+  const add: JsonPatchOperation[] =
+    finalizers === undefined || finalizers.length === 0
+      ? [
+          // The API server's JSON Patch tests an absent list as null; an empty one as [].
+          { op: 'test', path: '/metadata/finalizers', value: finalizers === undefined ? null : [] },
+          { op: 'add', path: '/metadata/finalizers', value: [name] },
+        ]
+      : [
+          { op: 'test', path: '/metadata/finalizers', value: finalizers },
+          { op: 'add', path: '/metadata/finalizers/-', value: name },
+        ];
+  await client.patch(target, add, { type: 'json', ...options });
+  return {};
+}

@@ -1,0 +1,26 @@
+/**
+ * What a run of a reconcile loop came to, as controller-runtime labels it (`result` of
+ * `controller_runtime_reconcile_total`), plus `terminal` for an error that is not retried.
+ */
+export type ReconcileResultLabel = 'success' | 'requeue_after' | 'error' | 'terminal';
+
+/**
+ * What a work queue tells its metrics, in client-go's `workqueue` terms (`add`, `get`, `done`,
+ * `retry`). Times are read from the queue's scheduler, in ms, so durations follow virtual time in
+ * tests. `reconcile()` calls these when given `metrics`; `rx-informer/prometheus` implements them
+ * under controller-runtime's metric names.
+ */
+export interface ReconcileMetrics {
+  /** The queue was started with this many workers. */
+  started?(concurrency: number): void;
+  /** `key` became due (it was not waiting already): one more add, one more in depth; its wait starts. */
+  added(key: string, now: number): void;
+  /** A worker took `key`: one less in depth; its wait ends and its run starts. */
+  taken(key: string, now: number): void;
+  /** The run of `key` ended with `result`. */
+  done(key: string, now: number, result: ReconcileResultLabel): void;
+  /** `key` was put back with a delay (a retry after a failure, or a requested requeue). */
+  retried(key: string): void;
+  /** The queue ended (unsubscribed, or drained and completed): forget what was waiting or running. */
+  stopped?(): void;
+}

@@ -1,0 +1,27 @@
+/** A ResourceClient that records creates and patches (and can fail the next few); everything else rejects. */
+import type { ResourceClient } from '../../src/controller/writes/resourceClient.js';
+
+export interface RecordedCall {
+  readonly verb: 'create' | 'patch';
+  readonly body: Record<string, unknown>;
+  readonly target?: unknown;
+  readonly type?: string;
+}
+
+export function recordingClient() {
+  const calls: RecordedCall[] = [];
+  const state = { failures: 0, error: new Error('boom') as unknown };
+  const fail = (): Promise<never> | undefined => (state.failures > 0 ? (state.failures--, Promise.reject(state.error)) : undefined);
+  const unused = () => Promise.reject(new Error('not used'));
+  const client: ResourceClient = {
+    get: unused,
+    replace: unused,
+    edit: unused,
+    apply: unused,
+    delete: unused,
+    close: () => undefined,
+    create: (object) => fail() ?? (calls.push({ verb: 'create', body: object as unknown as Record<string, unknown> }), Promise.resolve(object)),
+    patch: (target, body, options) => fail() ?? (calls.push({ verb: 'patch', body: body as Record<string, unknown>, target, type: options.type }), Promise.resolve({} as never)),
+  };
+  return { client, calls, state };
+}

@@ -1,0 +1,90 @@
+/** The controller's trigger operators on their own: toOwnerRefs, toRefs, reconcileAllOf. */
+import test from 'ava';
+import { map } from 'rxjs';
+import type { ObjectRef } from '../../src/controller/objectRef.js';
+import { reconcileAllOf } from '../../src/controller/reconcileAllOf.js';
+import { toOwnerRefs } from '../../src/controller/toOwnerRefs.js';
+import { toRefs } from '../../src/controller/toRefs.js';
+import { applyBatch } from '../../src/store/applyBatch.js';
+import { tombstone } from '../../src/store/delta.js';
+import type { KubeObject } from '../../src/store/kubeObject.js';
+import type { Notification } from '../../src/store/notification.js';
+import { emptySnapshot } from '../../src/store/snapshot.js';
+import { runMarbles } from '../../src/testing/marbles.js';
+import { configMap } from '../../src/testing/objects.js';
+
+const owner = { apiVersion: 'demo.example.com/v1', kind: 'Set' };
+const ownedBy = (name: string, ...owners: string[]): KubeObject => ({
+  ...configMap(name, { namespace: 'n' }),
+  metadata: { name, namespace: 'n', ownerReferences: owners.map((o, i) => ({ ...owner, name: o, uid: o, controller: i === 0 })) } as KubeObject['metadata'],
+});
+const name = (ref: ObjectRef) => `${ref.namespace ?? ''}/${ref.name}`;
+const add = (object: KubeObject): Notification<KubeObject> => ({ type: 'add', key: `n/${object.metadata!.name}`, object, isInInitialList: false });
+const update = (oldObject: KubeObject, object: KubeObject): Notification<KubeObject> => ({ type: 'update', key: `n/${object.metadata!.name}`, oldObject, object, sync: false });
+const remove = (object: KubeObject | undefined, key = 'n/c'): Notification<KubeObject> => ({ type: 'delete', key, object: object === undefined ? tombstone(key, undefined) : tombstone(key, object) });
+
+test('toOwnerRefs: empty, never, error pass through', (t) =>
+  runMarbles(t, ({ cold, expectObservable }) => {
+    expectObservable(cold<Notification<KubeObject>>('|').pipe(toOwnerRefs(owner))).toBe('|');
+    expectObservable(cold<Notification<KubeObject>>('-').pipe(toOwnerRefs(owner))).toBe('-');
+    expectObservable(cold<Notification<KubeObject>>('-#').pipe(toOwnerRefs(owner))).toBe('-#');
+  }));
+
+test('toOwnerRefs: add → its controller owner; update → old and new owners; delete (tombstone) → the last owner; unowned → nothing', (t) =>
+  runMarbles(t, ({ cold, expectObservable, expectSubscriptions }) => {
+    const changes = cold('-a-u----d-x-o|', {
+      a: add(ownedBy('c', 's1', 's2')),
+      u: update(ownedBy('c', 's1'), ownedBy('c', 's3')),
+      d: remove(ownedBy('c', 's3')),
+      x: remove(undefined),
+      o: add(configMap('free', { namespace: 'n' })),
+    });
+    expectObservable(changes.pipe(toOwnerRefs(owner), map(name))).toBe('-a-(bc)-d----|', { a: 'n/s1', b: 'n/s1', c: 'n/s3', d: 'n/s3' });
+    expectSubscriptions(changes.subscriptions).toBe('^------------!');
+  }));
+
+test('toOwnerRefs: match any; early unsubscribe; a bad owner type is a TypeError', (t) => {
+  runMarbles(t, ({ cold, expectObservable, expectSubscriptions }) => {
+    const changes = cold('-a-a', { a: add(ownedBy('c', 's1', 's2')) });
+    expectObservable(changes.pipe(toOwnerRefs(owner, { match: 'any' }), map(name)), '^--!').toBe('-(xy)', { x: 'n/s1', y: 'n/s2' });
+    expectSubscriptions(changes.subscriptions).toBe('^--!');
+  });
+  t.throws(() => toOwnerRefs({ apiVersion: 'v1' } as never), { instanceOf: TypeError, message: /apiVersion and kind/ });
+  t.throws(() => toOwnerRefs(owner, { match: 'some' as never }), { instanceOf: TypeError, message: /match/ });
+});
+
+test('toRefs: the mapper sees the new (and old) object; a tombstone without an object maps nothing; a throwing mapper errors', (t) => {
+  runMarbles(t, ({ cold, expectObservable }) => {
+    const mapper = (o: KubeObject) => [{ namespace: 'n', name: `for-${o.metadata!.name}` }];
+    const changes = cold('-a-u---x|', { a: add(configMap('s', { namespace: 'n' })), u: update(configMap('s', { namespace: 'n' }), configMap('t', { namespace: 'n' })), x: remove(undefined) });
+    expectObservable(changes.pipe(toRefs(mapper), map(name))).toBe('-a-(ab)-|', { a: 'n/for-s', b: 'n/for-t' });
+    expectObservable(cold<Notification<KubeObject>>('|').pipe(toRefs(mapper))).toBe('|');
+    expectObservable(cold<Notification<KubeObject>>('-').pipe(toRefs(mapper))).toBe('-');
+    const boom = () => {
+      throw new Error('mapper broke');
+    };
+    expectObservable(cold('-a', { a: add(configMap('s')) }).pipe(toRefs(boom))).toBe('-#', undefined, new Error('mapper broke'));
+  });
+  t.throws(() => toRefs('x' as never), { instanceOf: TypeError });
+});
+
+test('reconcileAllOf: every emission maps to the keys of the snapshot at that moment', (t) => {
+  let snapshot = emptySnapshot<KubeObject>();
+  const holder = {
+    get snapshot() {
+      return snapshot;
+    },
+  };
+  const put = (...names: string[]) => {
+    snapshot = applyBatch(snapshot, { deltas: new Map(names.map((n) => [`n/${n}`, [{ type: 'Added' as const, key: `n/${n}`, object: configMap(n, { namespace: 'n' }) }]])) }).snapshot;
+  };
+  runMarbles(t, ({ cold, expectObservable, expectSubscriptions }) => {
+    const trigger = cold('-t---t---t|');
+    put('a', 'b');
+    expectObservable(trigger.pipe(reconcileAllOf(holder), map(name)), '^-------!').toBe('-(ab)(ab)', { a: 'n/a', b: 'n/b' });
+    expectSubscriptions(trigger.subscriptions).toBe('^-------!');
+    expectObservable(cold('|').pipe(reconcileAllOf(holder))).toBe('|');
+    expectObservable(cold('-#').pipe(reconcileAllOf(holder))).toBe('-#');
+  });
+  t.throws(() => reconcileAllOf({} as never), { instanceOf: TypeError });
+});

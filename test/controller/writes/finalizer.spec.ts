@@ -1,0 +1,109 @@
+/**
+ * finalizer(): the four states of kube-rs's finalizer, the exact patches (a recording client), and
+ * their effect and races against the in-process API server.
+ */
+import test from 'ava';
+import { finalizer } from '../../../src/controller/writes/finalizer.js';
+import { resourceClient } from '../../../src/controller/writes/resourceClient.js';
+import { recordingClient, type RecordedCall } from '../recordingClient.js';
+import { ControllerError } from '../../../src/errors.js';
+import type { KubeObject } from '../../../src/store/kubeObject.js';
+import { createTestApiServer } from '../../../src/testServer/index.js';
+
+const name = 'demo.example.com/cleanup';
+const object = (metadata: Record<string, unknown> = {}): KubeObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a', namespace: 'n', resourceVersion: '5', ...metadata } });
+
+/** The patches a finalizer sends, as `[target, operations, type]`. */
+function patchesOf(calls: readonly RecordedCall[]): unknown[][] {
+  return calls.filter((c) => c.verb === 'patch').map((c) => [c.target, c.body, c.type]);
+}
+
+const handlers = (log: string[]) => ({
+  apply: (o: KubeObject) => (log.push(`apply ${o.metadata?.name}`), { requeueAfterMs: 60_000 }),
+  cleanup: (o: KubeObject) => (log.push(`cleanup ${o.metadata?.name}`), { requeueAfterMs: 1 }),
+});
+const target = { apiVersion: 'v1', kind: 'ConfigMap', name: 'a', namespace: 'n' };
+
+test('absent, not deleting: adds the finalizer guarded by the list read (null when there is none), and awaits the change', async (t) => {
+  const { client, calls } = recordingClient();
+  const log: string[] = [];
+  t.deepEqual(await finalizer(client, name, object(), handlers(log)), {});
+  t.deepEqual(await finalizer(client, name, object({ finalizers: ['other/one'] }), handlers(log)), {});
+  t.deepEqual(patchesOf(calls), [
+    [target, [{ op: 'test', path: '/metadata/finalizers', value: null }, { op: 'add', path: '/metadata/finalizers', value: [name] }], 'json'],
+    [target, [{ op: 'test', path: '/metadata/finalizers', value: ['other/one'] }, { op: 'add', path: '/metadata/finalizers/-', value: name }], 'json'],
+  ]);
+  t.deepEqual(log, [], 'apply waits for the next run');
+});
+
+test('present, not deleting: apply, and nothing is written', async (t) => {
+  const { client, calls } = recordingClient();
+  const log: string[] = [];
+  t.deepEqual(await finalizer(client, name, object({ finalizers: [name] }), handlers(log)), { requeueAfterMs: 60_000 });
+  t.deepEqual(log, ['apply a']);
+  t.deepEqual(patchesOf(calls), []);
+});
+
+test('present, deleting: cleanup, then the finalizer at its index is removed with a test of that entry', async (t) => {
+  const { client, calls } = recordingClient();
+  const log: string[] = [];
+  const result = await finalizer(client, name, object({ finalizers: ['other/one', name], deletionTimestamp: '2026-12-01T00:00:00Z' }), handlers(log));
+  t.deepEqual(result, { requeueAfterMs: 1 });
+  t.deepEqual(log, ['cleanup a']);
+  t.deepEqual(patchesOf(calls), [[target, [{ op: 'test', path: '/metadata/finalizers/1', value: name }, { op: 'remove', path: '/metadata/finalizers/1' }], 'json']]);
+});
+
+test('a failing cleanup keeps the finalizer: nothing is written and the error comes out', async (t) => {
+  const { client, calls } = recordingClient();
+  await t.throwsAsync(
+    finalizer(client, name, object({ finalizers: [name], deletionTimestamp: '2026-12-01T00:00:00Z' }), {
+      apply: () => undefined,
+      cleanup: () => Promise.reject(new Error('external system down')),
+    }),
+    { message: 'external system down' },
+  );
+  t.deepEqual(patchesOf(calls), []);
+});
+
+test('absent, deleting: nothing to do', async (t) => {
+  const { client, calls } = recordingClient();
+  const log: string[] = [];
+  t.deepEqual(await finalizer(client, name, object({ finalizers: ['other/one'], deletionTimestamp: '2026-12-01T00:00:00Z' }), handlers(log)), {});
+  t.deepEqual([log, patchesOf(calls)], [[], []]);
+});
+
+test('bad arguments are TypeErrors', async (t) => {
+  const { client } = recordingClient();
+  await t.throwsAsync(finalizer(client, 'unqualified', object(), handlers([])), { instanceOf: TypeError, message: /qualified/ });
+  await t.throwsAsync(finalizer(client, name, object(), { apply: () => 1 } as never), { instanceOf: TypeError, message: /apply and cleanup/ });
+});
+
+test('against the API server: add, apply, delete, cleanup, gone; a stale list is a conflict and never a duplicate', async (t) => {
+  const server = await createTestApiServer();
+  const client = resourceClient(server.kubeConfig);
+  try {
+    const log: string[] = [];
+    server.create('configmaps', { metadata: { name: 'a', namespace: 'n' } });
+    const read = () => ({ apiVersion: 'v1', kind: 'ConfigMap', ...server.get('configmaps', 'n', 'a')! }) as KubeObject;
+    const stale = read();
+    await finalizer(client, name, stale, handlers(log));
+    t.deepEqual(read().metadata?.finalizers, [name]);
+    const again = await t.throwsAsync(finalizer(client, name, stale, handlers(log)), { instanceOf: ControllerError });
+    t.is(again?.reason, 'conflict', 'the list changed since it was read');
+    t.deepEqual(read().metadata?.finalizers, [name], 'never added twice');
+    await finalizer(client, name, read(), handlers(log));
+    server.patch('configmaps', 'n', 'a', { metadata: { finalizers: [name, 'other/two'] } });
+    server.delete('configmaps', 'n', 'a');
+    t.truthy(read().metadata?.deletionTimestamp, 'held by the finalizers');
+    const doomed = read();
+    server.patch('configmaps', 'n', 'a', { data: { unrelated: 'write' } });
+    await finalizer(client, name, doomed, handlers(log));
+    t.deepEqual(read().metadata?.finalizers, ['other/two'], 'only ours removed, another writer notwithstanding');
+    t.deepEqual(log, ['apply a', 'cleanup a']);
+    server.patch('configmaps', 'n', 'a', { metadata: { finalizers: null } });
+    t.is(server.get('configmaps', 'n', 'a'), undefined);
+  } finally {
+    client.close();
+    await server.close();
+  }
+});

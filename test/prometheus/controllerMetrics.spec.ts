@@ -1,0 +1,77 @@
+/** controllerMetrics(): controller-runtime's names, fed by reconcile() on virtual time, read from the registry. */
+import test from 'ava';
+import { Registry } from 'prom-client';
+import { map, NEVER, of, throwError, timer, VirtualTimeScheduler } from 'rxjs';
+import { reconcile } from '../../src/controller/reconcile.js';
+import { terminal } from '../../src/controller/terminal.js';
+import { controllerMetrics } from '../../src/prometheus/index.js';
+import { runMarbles } from '../../src/testing/marbles.js';
+
+async function values(registry: Registry, name: string): Promise<Record<string, number>> {
+  const metric = (await registry.getMetricsAsJSON()).find((m) => m.name === name);
+  const out: Record<string, number> = {};
+  for (const v of (metric?.values ?? []) as { labels: Record<string, string | number>; value: number; metricName?: string }[]) {
+    const label = Object.entries(v.labels).filter(([k]) => k !== 'controller' && k !== 'name').map(([k, x]) => `${k}=${x}`).join(',');
+    out[`${v.metricName ?? name}{${label}}`] = v.value;
+  }
+  return out;
+}
+
+test('reconcile results, errors, terminal errors and times under controller-runtime names', async (t) => {
+  const registry = new Registry();
+  const metrics = controllerMetrics(registry, { controller: 'sets' });
+  runMarbles(t, ({ cold, expectObservable }) => {
+    let run = 0;
+    const handler = (key: string) => {
+      if (key === 'bad') throw terminal(new Error('invalid'));
+      return run++ === 0 ? throwError(() => new Error('x')) : timer(250).pipe(map(() => ({ requeueAfterMs: 1_000 })));
+    };
+    expectObservable(cold('-a-b', { a: 'a', b: 'bad' }).pipe(reconcile(handler, { metrics, concurrency: 2 }), map((o) => o.result)), '^ 300ms !').toBe('-e-t 252ms r', { e: 'error', t: 'terminal', r: 'success' });
+  });
+  t.deepEqual(await values(registry, 'controller_runtime_reconcile_total'), {
+    'controller_runtime_reconcile_total{result=error}': 2,
+    'controller_runtime_reconcile_total{result=requeue_after}': 1,
+  });
+  t.deepEqual(await values(registry, 'controller_runtime_reconcile_errors_total'), { 'controller_runtime_reconcile_errors_total{}': 2 });
+  t.deepEqual(await values(registry, 'controller_runtime_terminal_reconcile_errors_total'), { 'controller_runtime_terminal_reconcile_errors_total{}': 1 });
+  t.deepEqual(await values(registry, 'controller_runtime_max_concurrent_reconciles'), { 'controller_runtime_max_concurrent_reconciles{}': 2 });
+  const time = await values(registry, 'controller_runtime_reconcile_time_seconds');
+  t.is(time['controller_runtime_reconcile_time_seconds_count{}'], 3);
+  t.is(time['controller_runtime_reconcile_time_seconds_sum{}'], 0.25);
+  t.is(time['controller_runtime_reconcile_time_seconds_bucket{le=0.25}'], 3);
+  t.is(time['controller_runtime_reconcile_time_seconds_bucket{le=0.2}'], 2);
+  t.deepEqual(await values(registry, 'workqueue_retries_total'), { 'workqueue_retries_total{}': 2 }, 'one backoff retry, one requeue');
+  t.deepEqual(await values(registry, 'workqueue_adds_total'), { 'workqueue_adds_total{}': 3 });
+  t.deepEqual(await values(registry, 'workqueue_depth'), { 'workqueue_depth{}': 0 }, 'unsubscribed: nothing left');
+});
+
+test('queue duration, unfinished work and the longest running processor follow the scheduler', async (t) => {
+  const registry = new Registry();
+  const scheduler = new VirtualTimeScheduler();
+  const metrics = controllerMetrics(registry, { controller: 'slow', scheduler });
+  const keys = of('a', 'b', 'c');
+  const subscription = keys.pipe(reconcile(() => NEVER, { metrics, concurrency: 2, scheduler })).subscribe();
+  scheduler.schedule(() => undefined, 3_000);
+  scheduler.flush();
+  t.deepEqual(await values(registry, 'workqueue_unfinished_work_seconds'), { 'workqueue_unfinished_work_seconds{}': 6 }, 'two workers, 3 s each');
+  t.deepEqual(await values(registry, 'workqueue_longest_running_processor_seconds'), { 'workqueue_longest_running_processor_seconds{}': 3 });
+  t.deepEqual(await values(registry, 'workqueue_depth'), { 'workqueue_depth{}': 1 }, 'c waits');
+  t.deepEqual(await values(registry, 'controller_runtime_active_workers'), { 'controller_runtime_active_workers{}': 2 });
+  const queued = await values(registry, 'workqueue_queue_duration_seconds');
+  t.is(queued['workqueue_queue_duration_seconds_count{}'], 2);
+  subscription.unsubscribe();
+  t.deepEqual(await values(registry, 'workqueue_unfinished_work_seconds'), { 'workqueue_unfinished_work_seconds{}': 0 });
+});
+
+test('two controllers share one registry, each under its own labels; a name is required', async (t) => {
+  const registry = new Registry();
+  const a = controllerMetrics(registry, { controller: 'a' });
+  const b = controllerMetrics(registry, { controller: 'b' });
+  a.added('k', 0);
+  b.added('k', 0);
+  b.added('l', 0);
+  const text = await registry.metrics();
+  t.true(text.includes('workqueue_depth{name="a",controller="a"} 1'), text);
+  t.true(text.includes('workqueue_depth{name="b",controller="b"} 2'));
+  t.throws(() => controllerMetrics(registry, {} as never), { instanceOf: TypeError, message: /controller/ });
+});
