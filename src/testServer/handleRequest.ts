@@ -39,7 +39,10 @@ export async function handleRequest(ctx: ServerContext, faults: FaultState, entr
 
   const delay = take(faults.delays, (rule) => matchesFilter(rule, entry));
   // Unref'd: the open request keeps the process alive, a closed server does not wait for it.
-  if (delay) await new Promise((resolve) => setTimeout(resolve, delay.ms).unref());
+  if (delay) {
+    entry.delayedMs = delay.ms;
+    await new Promise((resolve) => setTimeout(resolve, delay.ms).unref());
+  }
   if (res.destroyed) return;
 
   const resourceRoute = route.kind === 'resource' ? route : undefined;

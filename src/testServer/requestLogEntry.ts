@@ -30,6 +30,8 @@ export interface RequestLogEntry {
   readonly status: number | undefined;
   /** What answered instead of the normal handler: `fail`, `unauthorized`, `forbidden`. */
   readonly injected: string | undefined;
+  /** How long a {@link TestApiServer.delayResponses} rule held the response (`undefined`: none did). */
+  readonly delayedMs: number | undefined;
   /** `Date.now()` when the request arrived. */
   readonly startedAt: number;
   readonly respondedAt: number | undefined;
@@ -59,6 +61,7 @@ export function logEntryFor(id: number, method: string | undefined, rawUrl: stri
     },
     status: undefined,
     injected: undefined,
+    delayedMs: undefined,
     startedAt: Date.now(),
     respondedAt: undefined,
     endedAt: undefined,

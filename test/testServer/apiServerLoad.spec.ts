@@ -1,4 +1,8 @@
-/* The test API server is also the demo and benchmark workload: 100k objects, thousands of events per second. */
+/*
+ * The test API server is also the demo and benchmark workload: 100k objects, thousands of events per
+ * second. What it holds and delivers is asserted here; how fast is logged only (speed is measured by
+ * the benchmarks, never asserted in a test).
+ */
 import test from 'ava';
 import { createTestApiServer } from '../../src/testServer/index.js';
 import { call, configMap, openWatch } from './apiServerClient.js';
@@ -44,9 +48,6 @@ test('holds 100k objects: seeds, pages through them in key order, and streams 10
       w.close();
     }
     t.log(`seed 100k: ${seedMs} ms; list 200 pages: ${listMs} ms; 10k patches: ${writeMs} ms; delivered to 2 watches: ${streamMs} ms`);
-    t.true(seedMs < 10_000, `seed took ${seedMs} ms`);
-    t.true(listMs < 20_000, `list took ${listMs} ms`);
-    t.true(10_000 / (streamMs / 1000) > 1_000, `${Math.round(10_000 / (streamMs / 1000))} events/s`);
   } finally {
     await server.close();
   }
