@@ -1,3 +1,4 @@
+import { isTombstone, type Tombstone } from './delta.js';
 import type { KubeObject } from './kubeObject.js';
 
 /**
@@ -9,11 +10,25 @@ export type KeyFunc<T> = (object: T) => string;
 
 /**
  * The default key: `namespace/name`, or `name` for cluster-scoped objects (client-go's
- * `MetaNamespaceKeyFunc`).
+ * `MetaNamespaceKeyFunc`). Given a {@link Tombstone}, it returns the key the object was deleted
+ * under (client-go's `DeletionHandlingMetaNamespaceKeyFunc`), so what an `onDelete` handler or a
+ * `delete` notification carries can be keyed without checking first.
+ *
+ * ## Example
+ * ```ts
+ * import { metaNamespaceKey, tombstone } from 'rx-informer';
+ *
+ * console.log(metaNamespaceKey({ metadata: { namespace: 'web', name: 'a' } }));
+ * console.log(metaNamespaceKey(tombstone('web/a', undefined)));
+ * // Logs:
+ * // web/a
+ * // web/a
+ * ```
  *
  * @throws {TypeError} when the object has no `metadata.name`, naming what it got.
  */
-export function metaNamespaceKey(object: KubeObject): string {
+export function metaNamespaceKey(object: KubeObject | Tombstone<KubeObject>): string {
+  if (isTombstone(object)) return object.key;
   const meta = object?.metadata;
   const name = meta?.name;
   if (typeof name !== 'string' || name === '') {
