@@ -51,7 +51,7 @@ export type { Predicate } from './controller/predicates.js';
 
 /* Store: immutable snapshots, keys, indexes, selectors (pure functions) */
 export { emptySnapshot } from './store/snapshot.js';
-export type { Snapshot, ListOptions } from './store/snapshot.js';
+export type { Snapshot, ListOptions, NamespacedLister } from './store/snapshot.js';
 export { applyBatch } from './store/applyBatch.js';
 export type { StoreUpdate } from './store/applyBatch.js';
 export { metaNamespaceKey, objectKey } from './store/keyFunc.js';

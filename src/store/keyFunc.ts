@@ -52,3 +52,18 @@ function describe(value: unknown): string {
   }
   return text.length > 120 ? `${text.slice(0, 117)}...` : text;
 }
+
+/**
+ * @internal The default key of `object` when `key` is not it, else `undefined`: what the store's
+ * name lookup records for objects under custom keys. Allocates nothing when the key is the
+ * default one (the common case, checked on every write).
+ */
+export function aliasOf(key: string, object: KubeObject | undefined): string | undefined {
+  const meta = object?.metadata;
+  const name = meta?.name;
+  if (typeof name !== 'string' || name === '') return undefined;
+  const namespace = meta?.namespace;
+  if (typeof namespace !== 'string' || namespace === '') return key === name ? undefined : name;
+  const isDefault = key.length === namespace.length + 1 + name.length && key.charCodeAt(namespace.length) === 47 && key.startsWith(namespace) && key.endsWith(name);
+  return isDefault ? undefined : `${namespace}/${name}`;
+}
