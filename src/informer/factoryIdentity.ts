@@ -69,6 +69,7 @@ const fixedOptions = [
   'backoff',
   'fatalErrors',
   'maxLineBytes',
+  'maxListBytes',
 ] as const;
 
 /**

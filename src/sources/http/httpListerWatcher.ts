@@ -3,7 +3,7 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import { finalize, from, Observable, ReplaySubject, Subscription, switchMap, tap, type Subscriber } from 'rxjs';
 import { httpGet } from './httpGet.js';
 import { createLineReader } from './lineReader.js';
-import { readJson } from './readJson.js';
+import { defaultMaxBodyBytes, readJson, type BodyLimit } from './readJson.js';
 import { checkKubeConfig, createRequestContext } from './requestContext.js';
 import { resolveByDiscovery, resolveStatically, type ResolvedResource } from './resolveResource.js';
 import type { KubeObject } from '../../store/kubeObject.js';
@@ -29,13 +29,13 @@ const PROGRESS: WatchMessage<never> = { type: 'PROGRESS' };
  *
  * @param kubeConfig A @kubernetes/client-node `KubeConfig` (only its current context is used).
  * @param resource The collection; `{ apiVersion, kind }` of a CRD is resolved by discovery on first use.
- * @param config Selectors, `metadataOnly`, `maxLineBytes`.
+ * @param config Selectors, `metadataOnly`, `maxLineBytes`, `maxListBytes`.
  * @see {@link listWatch}, which runs {@link reflector} over this.
  */
 export function httpListerWatcher<T = KubeObject>(
   kubeConfig: KubeConfig,
   resource: ListWatchResource,
-  config: Pick<ListWatchConfig<T>, 'labelSelector' | 'fieldSelector' | 'metadataOnly' | 'maxLineBytes'> = {},
+  config: Pick<ListWatchConfig<T>, 'labelSelector' | 'fieldSelector' | 'metadataOnly' | 'maxLineBytes' | 'maxListBytes'> = {},
 ): ListerWatcher<T> {
   return createHttpListerWatcher(kubeConfig, resource, config, {});
 }
@@ -52,7 +52,7 @@ export interface CollectionHooks {
 export function createHttpListerWatcher<T = KubeObject>(
   kubeConfig: KubeConfig,
   resource: ListWatchResource,
-  config: Pick<ListWatchConfig<T>, 'labelSelector' | 'fieldSelector' | 'metadataOnly' | 'maxLineBytes'>,
+  config: Pick<ListWatchConfig<T>, 'labelSelector' | 'fieldSelector' | 'metadataOnly' | 'maxLineBytes' | 'maxListBytes'>,
   hooks: CollectionHooks,
 ): ListerWatcher<T> {
   checkKubeConfig(kubeConfig);
@@ -61,6 +61,11 @@ export function createHttpListerWatcher<T = KubeObject>(
   if (!(Number.isInteger(maxLineBytes) && maxLineBytes > 0)) {
     throw new TypeError(`[informer] maxLineBytes must be a positive integer, got ${maxLineBytes}`);
   }
+  const maxListBytes = config.maxListBytes ?? defaultMaxBodyBytes;
+  if (!(Number.isInteger(maxListBytes) && maxListBytes > 0)) {
+    throw new TypeError(`[informer] maxListBytes must be a positive integer, got ${maxListBytes}`);
+  }
+  const listLimit: BodyLimit = { bytes: maxListBytes, option: 'maxListBytes' };
   const context = createRequestContext(kubeConfig);
   // R6: watch objects of another kind are dropped. Known up front for { apiVersion, kind } and
   // metadata-only; otherwise learned from the list response.
@@ -109,7 +114,7 @@ export function createHttpListerWatcher<T = KubeObject>(
       path,
       config.metadataOnly ? acceptMetadataList : acceptJson,
       { verb: 'list', resource: target.name, namespace: target.namespace },
-      (response, subscriber) => readJson(response, subscriber, learnKind, 'list', peekHead),
+      (response, subscriber) => readJson(response, subscriber, learnKind, 'list', peekHead, listLimit),
     );
 
   // Paging is serial (each page names the next), so the server used to sit idle while a page was
