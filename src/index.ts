@@ -27,7 +27,7 @@ export { stripManagedFields } from './sources/stripManagedFields.js';
 export type { RawEvent } from './sources/rawEvent.js';
 export type { ListWatchConfig } from './sources/listWatchConfig.js';
 export type { ListWatchResource } from './sources/listWatchResource.js';
-export type { ReflectorConfig, BackoffConfig } from './sources/reflector/reflectorConfig.js';
+export type { ReflectorConfig, BackoffConfig, ListCompleted } from './sources/reflector/reflectorConfig.js';
 export type { ListWatchStatus, RelistReason } from './sources/reflector/listWatchStatus.js';
 export type { ListerWatcher, ListRequest, ListResponse, WatchRequest, WatchMessage } from './sources/listerWatcher.js';
 

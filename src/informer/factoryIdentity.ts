@@ -70,6 +70,8 @@ const fixedOptions = [
   'fatalErrors',
   'maxLineBytes',
   'maxListBytes',
+  'afterList',
+  'onSynced',
 ] as const;
 
 /**
