@@ -227,3 +227,36 @@ test('a resync tick that joins a bookmark batch does not hide the bookmark: snap
     const inf = informer(raw, { buffer: { windowMs: 5 }, resyncMs: 20 });
     expectObservable(inf.snapshots$.pipe(map((s) => s.resourceVersion)), '^ 30ms !').toBe('------a 18ms b', { a: '1', b: '5' });
   }));
+
+test('onSynced: called with the first synced snapshot, before any subscriber sees it; not again for relists', (t) =>
+  runMarbles(t, ({ cold }) => {
+    const log: string[] = [];
+    const raw = marbleSource<E>(cold, '-x-L--y--R', { x: added(cm('early', '1')), L: listEvents([cm('a', '2'), cm('b', '3')], '3'), y: added(cm('c', '4')), R: listEvents([cm('a', '5')], '5') });
+    const inf = informer(raw, {
+      onSynced: (snapshot) => log.push(`onSynced ${snapshot.size} ${snapshot.synced} current=${inf.snapshot === snapshot}`),
+    });
+    inf.snapshots$.subscribe((s) => log.push(`snapshot ${s.size}`));
+    return () => t.deepEqual(log, ['snapshot 1', 'onSynced 2 true current=true', 'snapshot 2', 'snapshot 3', 'snapshot 1']);
+  })());
+
+test('onSynced: once per run of the informer (a new run lists and syncs afresh)', (t) =>
+  runMarbles(t, ({ cold, expectObservable }) => {
+    const sizes: number[] = [];
+    const raw = marbleSource<E>(cold, '-L--', { L: listEvents([cm('a', '1')], '1') });
+    const inf = informer(raw, { onSynced: (snapshot) => void sizes.push(snapshot.size) });
+    expectObservable(inf.synced$, '^----!').toBe('fs---', { f: false, s: true });
+    expectObservable(inf.synced$, '-------^----!').toBe('-------fs---', { f: false, s: true });
+    return () => t.deepEqual(sizes, [1, 1]);
+  })());
+
+test('onSynced that throws: an InformerError (hook) on errors$, and the informer goes on', (t) =>
+  runMarbles(t, ({ cold, expectObservable }) => {
+    const raw = marbleSource<E>(cold, '-L--y', { L: listEvents([cm('a', '1')], '1'), y: added(cm('b', '2')) });
+    const inf = informer(raw, {
+      onSynced: () => {
+        throw new Error('incomplete cache');
+      },
+    });
+    expectObservable(inf.errors$.pipe(map((e) => `${e.name} ${e.reason} ${e.message}`))).toBe('-e---', { e: 'InformerError hook [informer] onSynced threw: incomplete cache' });
+    expectObservable(inf.snapshots$.pipe(map((s) => s.size))).toBe('-1--2', { 1: 1, 2: 2 });
+  }));
