@@ -15,7 +15,9 @@ export type { Informer, InformerOptions, ResourceEventHandler, HandlerOptions, W
 export { informerFactory } from './informer/informerFactory.js';
 export type { InformerFactory, InformerFactoryDefaults, SharedInformer, SharedInformerOptions } from './informer/informerFactory.js';
 export { informerMetrics } from './metrics/informerMetrics.js';
-export type { InformerMetrics, InformerMetricsCollector, ReconcileOutcomeReading } from './metrics/informerMetrics.js';
+export type { InformerMetrics, InformerMetricsCollector, InformerMetricsOptions, ReconcileOutcomeReading } from './metrics/informerMetrics.js';
+export type { LatencyHistogram } from './metrics/latencyHistogram.js';
+export type { LatencyObjective, LatencyObjectiveStatus } from './metrics/latencyObjective.js';
 
 /* Sources: List+Watch as a cold Observable of raw events */
 export { listWatch } from './sources/listWatch.js';

@@ -72,6 +72,7 @@ const fixedOptions = [
   'maxListBytes',
   'afterList',
   'onSynced',
+  'objective',
 ] as const;
 
 /**
