@@ -74,7 +74,7 @@ export interface Snapshot<T extends KubeObject = KubeObject> extends Iterable<T>
    *
    * ## Example
    * ```ts
-   * import { informer, type Informer, type KubeObject } from 'rx-informer';
+   * import type { Informer, KubeObject } from 'rx-informer';
    * declare const pods: Informer<KubeObject>; // assuming: a synced informer
    *
    * const web = pods.snapshot.inNamespace('web');
