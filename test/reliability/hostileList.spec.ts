@@ -8,9 +8,11 @@ import test from 'ava';
 import { KubeConfig } from '@kubernetes/client-node';
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { informer } from '../../src/informer/informer.js';
+import { informer, type Informer } from '../../src/informer/informer.js';
 import { InformerError, TransportError } from '../../src/errors.js';
 import { listWatch } from '../../src/sources/listWatch.js';
+import type { ListWatchConfig } from '../../src/sources/listWatchConfig.js';
+import type { KubeObject } from '../../src/store/kubeObject.js';
 import type { ListWatchStatus } from '../../src/sources/reflector/listWatchStatus.js';
 import { until } from './harness.js';
 
@@ -111,6 +113,26 @@ async function rawServer() {
   };
 }
 
+type RawServer = Awaited<ReturnType<typeof rawServer>>;
+
+/** An informer over the raw server, listed and watching, with the statuses it reported. */
+async function watchingInformer(api: RawServer, config: ListWatchConfig<KubeObject> = {}) {
+  const statuses: ListWatchStatus[] = [];
+  const inf = informer(listWatch(api.kubeConfig, { version: 'v1', plural: 'configmaps' }, { ...config, backoff: { initialDelay: 10, maxDelay: 30 }, onStatus: (s) => void statuses.push(s) }));
+  const sub = inf.changes$.subscribe();
+  await until(() => inf.snapshot.size === 2 && api.watching(), 'the first list and the watch');
+  return { inf, statuses, sub };
+}
+
+/** Makes the next list `mode`, forces a relist, and waits for the TransportError it causes; returns the snapshot before. */
+async function relistInto(api: RawServer, inf: Informer<KubeObject>, statuses: readonly ListWatchStatus[], mode: Mode, matches: (error: TransportError) => boolean, what: string) {
+  const before = inf.snapshot;
+  api.set(mode);
+  api.expire();
+  await until(() => statuses.some((s) => s.type === 'ERROR' && s.error instanceof TransportError && matches(s.error)), what);
+  return before;
+}
+
 for (const [mode, expected] of [
   ['notJson', /invalid response body/],
   ['notList', /not a Kubernetes list/],
@@ -118,19 +140,11 @@ for (const [mode, expected] of [
 ] as const) {
   test(`a LIST whose body is ${mode}: TransportError, the cache keeps what it had, and the next good list is applied`, async (t) => {
     const api = await rawServer();
-    const statuses: ListWatchStatus[] = [];
-    const inf = informer(
-      listWatch(api.kubeConfig, { version: 'v1', plural: 'configmaps' }, { backoff: { initialDelay: 10, maxDelay: 30 }, onStatus: (s) => void statuses.push(s) }),
-    );
+    const { inf, statuses, sub } = await watchingInformer(api);
     const errors: unknown[] = [];
     inf.errors$.subscribe((e) => errors.push(e));
-    const sub = inf.changes$.subscribe();
     try {
-      await until(() => inf.snapshot.size === 2 && api.watching(), 'the first list and the watch');
-      const before = inf.snapshot;
-      api.set(mode);
-      api.expire();
-      await until(() => statuses.some((s) => s.type === 'ERROR' && s.error instanceof TransportError && expected.test(s.error.message)), `a TransportError matching ${expected}`);
+      const before = await relistInto(api, inf, statuses, mode, (error) => expected.test(error.message), `a TransportError matching ${expected}`);
       t.is(inf.snapshot, before, 'the cache is untouched');
       api.set('good');
       await until(() => inf.snapshot.get('d/a')?.metadata?.resourceVersion === inf.snapshot.get('d/b')?.metadata?.resourceVersion && inf.snapshot !== before, 'the good list applied');
@@ -167,17 +181,9 @@ for (const mode of ['huge', 'hugeDeclared'] as const) {
   test(`a LIST body over maxListBytes (${mode === 'huge' ? 'streamed' : 'announced by Content-Length'}): TransportError (bodyTooLarge) without reading the rest, cache kept, next good list applied`, async (t) => {
     const api = await rawServer();
     const maxListBytes = 1024 * 1024;
-    const statuses: ListWatchStatus[] = [];
-    const inf = informer(
-      listWatch(api.kubeConfig, { version: 'v1', plural: 'configmaps' }, { maxListBytes, backoff: { initialDelay: 10, maxDelay: 30 }, onStatus: (s) => void statuses.push(s) }),
-    );
-    const sub = inf.changes$.subscribe();
+    const { inf, statuses, sub } = await watchingInformer(api, { maxListBytes });
     try {
-      await until(() => inf.snapshot.size === 2 && api.watching(), 'the first list and the watch');
-      const before = inf.snapshot;
-      api.set(mode);
-      api.expire();
-      await until(() => statuses.some((s) => s.type === 'ERROR' && s.error instanceof TransportError && s.error.reason === 'bodyTooLarge'), 'a TransportError (bodyTooLarge)');
+      const before = await relistInto(api, inf, statuses, mode, (error) => error.reason === 'bodyTooLarge', 'a TransportError (bodyTooLarge)');
       const status = statuses.find((s) => s.type === 'ERROR' && s.error instanceof TransportError && s.error.reason === 'bodyTooLarge') as Extract<ListWatchStatus, { type: 'ERROR' }>;
       const error = status.error as TransportError;
       t.is(error.maxBodyBytes, maxListBytes);
