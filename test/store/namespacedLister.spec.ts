@@ -7,6 +7,10 @@ import { metaNamespaceKey, type KeyFunc } from '../../src/store/keyFunc.js';
 import type { KubeObject } from '../../src/store/kubeObject.js';
 import { stateOf, emptySnapshot, type Snapshot } from '../../src/store/snapshot.js';
 import { configMap } from '../../src/testing/objects.js';
+import { informer } from '../../src/informer/informer.js';
+import type { RawEvent } from '../../src/sources/rawEvent.js';
+import { added, listEvents } from '../../src/testing/events.js';
+import { marbleSource, runMarbles } from '../../src/testing/marbles.js';
 
 const objects = [
   configMap('a', { namespace: 'web', resourceVersion: '1', labels: { app: 'web', tier: 'front' } }),
@@ -83,3 +87,16 @@ test('an empty snapshot answers a scoped lister', (t) => {
   t.false(view.has('a'));
   t.deepEqual(view.list(), []);
 });
+
+test('an informer with a custom key function: the scoped lister finds objects from the initial list (fast path) and from the watch', (t) =>
+  runMarbles(t, ({ cold }) => {
+    const byUid: KeyFunc<KubeObject> = (o) => `uid:${o.metadata?.uid}`;
+    const raw = marbleSource<RawEvent<KubeObject>>(cold, '-L-a', {
+      L: listEvents([configMap('x', { namespace: 'web', uid: '1' }), configMap('y', { namespace: 'db', uid: '2' })], '1'),
+      a: added(configMap('z', { namespace: 'web', uid: '3' })),
+    });
+    const inf = informer(raw, { keyFunc: byUid });
+    const seen: string[] = [];
+    inf.snapshots$.subscribe((s) => seen.push([s.inNamespace('web').get('x')?.metadata?.uid, s.inNamespace('db').get('y')?.metadata?.uid, s.inNamespace('web').get('z')?.metadata?.uid, s.get('web', 'x')?.metadata?.uid].join(',')));
+    return () => t.deepEqual(seen, ['1,2,,1', '1,2,3,1']);
+  })());
