@@ -6,11 +6,14 @@
  * synced and (b) first event → last event visible on `changes$`. A "parse only" row is the limit.
  * Variants alternate round by round (7 rounds, medians) so machine noise hits them alike; this is
  * how a proposed pipeline fix is measured before/after when whole-process runs are too noisy.
+ * Two more rows run src/ as the HTTP source and the factory do: `+ receivedAt` stamps each event
+ * with its burst's arrival (one clock read a burst, one property an event), `+ metrics` also wires
+ * an `informerMetrics()` collector (arrival queue, histograms); they price the latency probe.
  */
 import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
-import { Subject } from 'rxjs';
+import { Subject, tap } from 'rxjs';
 import type { KubeObject, RawEvent } from 'rx-informer';
 import { stampedJson } from './workload.js';
 
@@ -26,16 +29,27 @@ for (let i = 0; i < N; i += 500) listPages.push(`[${Array.from({ length: Math.mi
 const lines = Array.from({ length: M }, (_, k) => `{"type":"MODIFIED","object":${stampedJson(k % N, 2 + k, k)}}`);
 
 type Lib = typeof import('rx-informer');
-const variants: [string, Lib | undefined][] = [['parse only', undefined], ['src', (await import('rx-informer')) as Lib]];
-for (const dir of process.argv.slice(2)) variants.push([dir, (await import(pathToFileURL(resolve(dir, 'index.ts')).href)) as Lib]);
+interface Probe {
+  readonly stamp?: boolean;
+  readonly metrics?: boolean;
+}
+const src = (await import('rx-informer')) as Lib;
+const variants: [string, Lib | undefined, Probe][] = [
+  ['parse only', undefined, {}],
+  ['src', src, {}],
+  ['src + receivedAt', src, { stamp: true }],
+  ['src + receivedAt + metrics', src, { stamp: true, metrics: true }],
+];
+for (const dir of process.argv.slice(2)) variants.push([dir, (await import(pathToFileURL(resolve(dir, 'index.ts')).href)) as Lib, {}]);
 
-async function once(lib: Lib | undefined): Promise<{ sync: number; events: number }> {
+async function once(lib: Lib | undefined, probe: Probe): Promise<{ sync: number; events: number }> {
   const source = new Subject<RawEvent<KubeObject>>();
   let seen = 0;
   let lastSeen = 0;
   let synced: Promise<unknown> = Promise.resolve();
   if (lib) {
-    const inf = lib.informer(source);
+    const metrics = probe.metrics ? lib.informerMetrics() : undefined;
+    const inf = metrics ? lib.informer(source.pipe(tap((event) => metrics.onEvent(event))), { onUpdate: metrics.onUpdate }) : lib.informer(source);
     inf.changes$.subscribe((c) => {
       if (c.type === 'update') {
         seen++;
@@ -60,8 +74,10 @@ async function once(lib: Lib | undefined): Promise<{ sync: number; events: numbe
   await turn();
   const t1 = performance.now();
   for (let k = 0; k < M; k += CHUNK) {
+    const arrivedAt = probe.stamp ? performance.timeOrigin + performance.now() : 0;
     for (let j = k; j < Math.min(M, k + CHUNK); j++) {
-      const event = JSON.parse(lines[j]!) as { type: 'MODIFIED'; object: KubeObject };
+      const event = JSON.parse(lines[j]!) as { type: 'MODIFIED'; object: KubeObject; receivedAt?: number };
+      if (probe.stamp) event.receivedAt = arrivedAt;
       if (!lib) lastSeen = performance.now();
       source.next(event);
     }
@@ -75,8 +91,8 @@ async function once(lib: Lib | undefined): Promise<{ sync: number; events: numbe
 const samples = new Map<string, { sync: number[]; events: number[] }>(variants.map(([name]) => [name, { sync: [], events: [] }]));
 for (let round = 0; round < ROUNDS + 1; round++) {
   const order = round % 2 ? [...variants].reverse() : variants;
-  for (const [name, lib] of order) {
-    const r = await once(lib);
+  for (const [name, lib, probe] of order) {
+    const r = await once(lib, probe);
     if (round > 0) {
       samples.get(name)!.sync.push(r.sync);
       samples.get(name)!.events.push(r.events);

@@ -41,6 +41,8 @@ export interface MeasuredMessage {
   /** Write-to-visible latencies in ms, when `record` was asked. */
   readonly latencies: readonly number[];
   readonly maxRSS: number;
+  /** What the contender's own instruments read over the measurement (rx with BENCH_RX_METRICS=1: its eventLatency histogram). */
+  readonly instruments?: Readonly<Record<string, number | undefined>>;
 }
 
 export interface MeasureCommand {

@@ -219,6 +219,7 @@ async function runContender(contender: Contender, server: WorkloadServer, n: num
       const lat = await measure(latencyEvents, latencyRate);
       const sorted = [...lat.measured.latencies].sort((a, b) => a - b);
       sample.latency = { count: sorted.length, p50: percentile(sorted, 50), p99: percentile(sorted, 99), max: sorted.at(-1)! };
+      if (lat.measured.instruments) log(`${tag}: its own instruments over the latency run: ${JSON.stringify(lat.measured.instruments)}; harness p95 ${percentile(sorted, 95).toFixed(3)} ms`);
     }
     sample.maxRSS = Math.max(synced.maxRSS, tp.measured.maxRSS);
     child.stdin!.write(`${JSON.stringify({ type: 'exit' })}\n`);

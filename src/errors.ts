@@ -106,9 +106,11 @@ export class KubeApiError extends Error {
  * (`code` is Node's, e.g. `ECONNREFUSED`); `stalled` — no byte for longer than `idleTimeout`, the
  * request was aborted; `veryShortWatch` — a watch closed in under a second with no event (client-go's
  * `VeryShortWatchError`); `malformedLine` — a watch line that is not a JSON watch event;
- * `lineTooLong` — a watch line longer than `maxLineBytes`.
+ * `lineTooLong` — a watch line longer than `maxLineBytes`; `bodyTooLarge` — a response read whole
+ * (a LIST page, discovery) longer than its cap (`maxListBytes` for lists), announced by its
+ * `Content-Length` or counted as it arrived; the rest is not read.
  */
-export type TransportErrorReason = 'network' | 'stalled' | 'veryShortWatch' | 'malformedLine' | 'lineTooLong';
+export type TransportErrorReason = 'network' | 'stalled' | 'veryShortWatch' | 'malformedLine' | 'lineTooLong' | 'bodyTooLarge';
 
 /** Options of the {@link TransportError} constructor. */
 export interface TransportErrorOptions {
@@ -125,6 +127,8 @@ export interface TransportErrorOptions {
   readonly line?: string;
   /** `lineTooLong`: the limit that was exceeded, bytes. */
   readonly maxLineBytes?: number;
+  /** `bodyTooLarge`: the limit that was exceeded, bytes. */
+  readonly maxBodyBytes?: number;
 }
 
 /**
@@ -148,6 +152,8 @@ export class TransportError extends Error {
   readonly line: string | undefined;
   /** Set for `lineTooLong`. */
   readonly maxLineBytes: number | undefined;
+  /** Set for `bodyTooLarge`. */
+  readonly maxBodyBytes: number | undefined;
 
   constructor(verb: string, message: string, options: TransportErrorOptions = {}) {
     super(message.startsWith('[informer]') ? message : `[informer] ${verb} failed: ${message}`, options.cause === undefined ? undefined : { cause: options.cause });
@@ -158,6 +164,7 @@ export class TransportError extends Error {
     this.durationMs = options.durationMs;
     this.line = options.line;
     this.maxLineBytes = options.maxLineBytes;
+    this.maxBodyBytes = options.maxBodyBytes;
   }
 }
 
@@ -180,6 +187,16 @@ export function malformedLineError(line: string, cause?: unknown): TransportErro
 /** @internal A watch line grew beyond `maxLineBytes` without a newline. */
 export function lineTooLongError(maxLineBytes: number): TransportError {
   return new TransportError('watch', `[informer] watch event line exceeds ${maxLineBytes} bytes`, { reason: 'lineTooLong', maxLineBytes });
+}
+
+/**
+ * @internal A response body read whole grew beyond `maxBodyBytes`.
+ *
+ * @param option the option that sets the limit, named in the message when there is one.
+ */
+export function bodyTooLargeError(verb: string, maxBodyBytes: number, option?: string): TransportError {
+  const named = option === undefined ? '' : ` (${option})`;
+  return new TransportError(verb, `[informer] ${verb} response body exceeds ${maxBodyBytes} bytes${named}`, { reason: 'bodyTooLarge', maxBodyBytes });
 }
 
 /* ---------------------------------------------------------------- a user function failed */

@@ -15,7 +15,9 @@ export type { Informer, InformerOptions, ResourceEventHandler, HandlerOptions, W
 export { informerFactory } from './informer/informerFactory.js';
 export type { InformerFactory, InformerFactoryDefaults, SharedInformer, SharedInformerOptions } from './informer/informerFactory.js';
 export { informerMetrics } from './metrics/informerMetrics.js';
-export type { InformerMetrics, InformerMetricsCollector, ReconcileOutcomeReading } from './metrics/informerMetrics.js';
+export type { InformerMetrics, InformerMetricsCollector, InformerMetricsOptions, ReconcileOutcomeReading } from './metrics/informerMetrics.js';
+export type { LatencyHistogram } from './metrics/latencyHistogram.js';
+export type { LatencyObjective, LatencyObjectiveStatus } from './metrics/latencyObjective.js';
 
 /* Sources: List+Watch as a cold Observable of raw events */
 export { listWatch } from './sources/listWatch.js';
@@ -27,7 +29,7 @@ export { stripManagedFields } from './sources/stripManagedFields.js';
 export type { RawEvent } from './sources/rawEvent.js';
 export type { ListWatchConfig } from './sources/listWatchConfig.js';
 export type { ListWatchResource } from './sources/listWatchResource.js';
-export type { ReflectorConfig, BackoffConfig } from './sources/reflector/reflectorConfig.js';
+export type { ReflectorConfig, BackoffConfig, ListCompleted } from './sources/reflector/reflectorConfig.js';
 export type { ListWatchStatus, RelistReason } from './sources/reflector/listWatchStatus.js';
 export type { ListerWatcher, ListRequest, ListResponse, WatchRequest, WatchMessage } from './sources/listerWatcher.js';
 
@@ -51,7 +53,7 @@ export type { Predicate } from './controller/predicates.js';
 
 /* Store: immutable snapshots, keys, indexes, selectors (pure functions) */
 export { emptySnapshot } from './store/snapshot.js';
-export type { Snapshot, ListOptions } from './store/snapshot.js';
+export type { Snapshot, ListOptions, NamespacedLister } from './store/snapshot.js';
 export { applyBatch } from './store/applyBatch.js';
 export type { StoreUpdate } from './store/applyBatch.js';
 export { metaNamespaceKey, objectKey } from './store/keyFunc.js';

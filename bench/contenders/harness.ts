@@ -24,7 +24,7 @@ type Annotated = { metadata?: { annotations?: Readonly<Record<string, string>> |
  * A contender calls `start` just before it lists, `synced(count)` once its cache holds the list,
  * and `seen(object)` for every object that reaches its cache/callback from the watch.
  */
-export function harness(): { start(): void; synced(count: number): void; seen(object: Annotated): void } {
+export function harness(instruments?: { armed(): void; measured(): Record<string, number | undefined> }): { start(): void; synced(count: number): void; seen(object: Annotated): void } {
   const heapBaseline = heapAfterGC();
   let start = 0;
   let target = -1;
@@ -38,7 +38,7 @@ export function harness(): { start(): void; synced(count: number): void; seen(ob
     if (record) latencies.push(now - Number(annotations![TIME_ANNOTATION]));
     if (Number(seq) === target) {
       target = -1;
-      emit({ type: 'measured', lastSeen: now, latencies, maxRSS: maxRSS() });
+      emit({ type: 'measured', lastSeen: now, latencies, maxRSS: maxRSS(), ...(instruments ? { instruments: instruments.measured() } : {}) });
     }
   };
   createInterface({ input: process.stdin }).on('line', (line) => {
@@ -48,6 +48,7 @@ export function harness(): { start(): void; synced(count: number): void; seen(ob
     latencies = [];
     record = command.record;
     target = command.last;
+    instruments?.armed();
     emit({ type: 'armed' });
   });
   return {

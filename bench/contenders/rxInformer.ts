@@ -4,30 +4,66 @@
  * once the snapshot holding it is current), so "seen" means "visible in a snapshot".
  * With `--src=<dir>`, imports the library from `<dir>/index.ts` instead: a patched copy of src/,
  * so a proposed fix is measured against the original in the same run (BENCH_RX_SRC in run.ts).
+ * With BENCH_RX_METRICS=1, an `informerMetrics()` collector is wired in (as a factory does) and
+ * each measurement also reports its `eventLatency` histogram's p50/p95/p99 over that measurement
+ * (socket arrival to delivery), next to the harness's write-to-callback figures.
  */
 import { KubeConfig } from '@kubernetes/client-node';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { KubeObject } from 'rx-informer';
+import { tap } from 'rxjs';
+import type { KubeObject, LatencyHistogram } from 'rx-informer';
 import { harness } from './harness.js';
 
 const src = process.argv.find((arg) => arg.startsWith('--src='))?.slice('--src='.length);
-const { informer, listWatch, stripManagedFields } = (src ? await import(pathToFileURL(resolve(src, 'index.ts')).href) : await import('rx-informer')) as typeof import('rx-informer');
+const { informer, informerMetrics, listWatch, stripManagedFields } = (src ? await import(pathToFileURL(resolve(src, 'index.ts')).href) : await import('rx-informer')) as typeof import('rx-informer');
 
 const strip = process.argv.includes('--strip');
 const kubeConfig = new KubeConfig();
 kubeConfig.loadFromFile(process.env.BENCH_KUBECONFIG!);
-const h = harness();
+// (A copy of src/ from before the histograms has no eventLatency: it runs without instruments.)
+const collector = process.env.BENCH_RX_METRICS === '1' ? informerMetrics() : undefined;
+const metrics = collector && 'eventLatency' in collector.read() ? collector : undefined;
+let before: LatencyHistogram | undefined;
+const h = harness(
+  metrics && {
+    armed: () => void (before = metrics.read().eventLatency),
+    measured: () => histogramSince(before!, metrics.read().eventLatency),
+  },
+);
 
 h.start();
-const cms = informer<KubeObject>(
-  listWatch(kubeConfig, { version: 'v1', plural: 'configmaps' }, {
-    ...(strip ? { transform: stripManagedFields } : {}),
-    onStatus: (s) => s.type === 'ERROR' && console.error('[rx-informer]', s.error.message),
-  }),
-);
+const source = listWatch<KubeObject>(kubeConfig, { version: 'v1', plural: 'configmaps' }, {
+  ...(strip ? { transform: stripManagedFields } : {}),
+  onStatus: (s) => s.type === 'ERROR' && console.error('[rx-informer]', s.error.message),
+});
+const cms = informer<KubeObject>(metrics ? source.pipe(tap((event) => metrics.onEvent(event))) : source, metrics ? { onUpdate: metrics.onUpdate } : {});
 cms.changes$.subscribe((change) => {
   if (change.type === 'update') h.seen(change.object as never);
 });
 const snapshot = await cms.whenSynced();
 h.synced(snapshot.size);
+
+/** p50/p95/p99 (ms) of the samples counted between two readings of a histogram, interpolated within buckets as histogram_quantile does. */
+function histogramSince(a: LatencyHistogram, b: LatencyHistogram): Record<string, number | undefined> {
+  const counts = b.buckets.map((bucket, i) => bucket.count - a.buckets[i]!.count);
+  const count = b.count - a.count;
+  const quantile = (q: number): number | undefined => {
+    if (count === 0) return undefined;
+    const rank = q * count;
+    let lower = 0;
+    let below = 0;
+    for (let i = 0; i < counts.length; i++) {
+      const le = b.buckets[i]!.le;
+      if (counts[i]! >= rank) {
+        if (le === Infinity) return lower * 1000;
+        const inBucket = counts[i]! - below;
+        return (inBucket === 0 ? le : lower + (le - lower) * ((rank - below) / inBucket)) * 1000;
+      }
+      lower = le;
+      below = counts[i]!;
+    }
+    return lower * 1000;
+  };
+  return { count, meanMs: count ? ((b.sum - a.sum) / count) * 1000 : undefined, p50Ms: quantile(0.5), p95Ms: quantile(0.95), p99Ms: quantile(0.99) };
+}

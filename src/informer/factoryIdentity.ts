@@ -69,6 +69,10 @@ const fixedOptions = [
   'backoff',
   'fatalErrors',
   'maxLineBytes',
+  'maxListBytes',
+  'afterList',
+  'onSynced',
+  'objective',
 ] as const;
 
 /**

@@ -1,4 +1,5 @@
-import { BehaviorSubject, concat, defer, distinctUntilChanged, finalize, from, mergeMap, type Observable, type SchedulerLike, type Subscription } from 'rxjs';
+import { BehaviorSubject, combineLatest, concat, defer, distinctUntilChanged, finalize, from, isObservable, map, mergeMap, of, tap, type Observable, type SchedulerLike, type Subscription } from 'rxjs';
+import { resyncEnabled } from '../operators/resync.js';
 import { handlerError, type InformerError } from '../errors.js';
 import type { StoreUpdate } from '../store/applyBatch.js';
 import type { Tombstone } from '../store/delta.js';
@@ -17,7 +18,7 @@ export interface ResourceEventHandler<T> {
 export interface HandlerOptions {
   /**
    * How often this handler wants the periodic re-delivery of every cached object, in ms. Defaults
-   * to the informer's `resyncMs`; `0` means never. Periods under 1 s become 1 s. The informer's
+   * to the informer's `resyncMs` (its current value, when that is an Observable); `0` means never. Periods under 1 s become 1 s. The informer's
    * resync timer runs at the smallest period of the informer and its current handlers, so a handler
    * gets its period even on an informer without `resyncMs`, whenever it is added (R24). Sync
    * updates (old and new with the same resourceVersion) reach a handler only when it is due (R23).
@@ -32,25 +33,36 @@ export interface HandlerOptions {
  */
 export interface ResyncCheck {
   readonly periods$: Observable<number>;
+  /** The informer's own period now (its latest value while `periods$` is subscribed), ms; 0: none. */
+  own(): number;
   /** Counts a handler's period in (when above 0); returns the function that takes it out again. */
   register(period: number): () => void;
 }
 
-/** @internal Creates the {@link ResyncCheck} of an informer whose own period is `informerMs`. */
-export function resyncCheck(informerMs: number): ResyncCheck {
-  const own = informerMs > 0 && Number.isFinite(informerMs) ? informerMs : 0;
+/**
+ * @internal Creates the {@link ResyncCheck} of an informer whose own period is `informerMs`, a
+ * number or an Observable of numbers (each checked as `resync` checks a period).
+ */
+export function resyncCheck(informerMs: number | Observable<number>): ResyncCheck {
+  const valid = (period: number): number => (resyncEnabled(period) ? period : 0);
+  let own = isObservable(informerMs) ? 0 : valid(informerMs);
+  const own$ = isObservable(informerMs) ? informerMs.pipe(map(valid), tap((period) => (own = period))) : of(own);
   const handlers = new Map<number, number>(); // period → handlers asking for it
-  const periods = new BehaviorSubject(own);
-  const recompute = (): void => {
-    const asked = [...handlers.keys(), ...(own > 0 ? [own] : [])];
-    periods.next(asked.length === 0 ? 0 : Math.min(...asked));
+  const changed = new BehaviorSubject<void>(undefined);
+  const smallest = (ownPeriod: number): number => {
+    const asked = [...handlers.keys(), ...(ownPeriod > 0 ? [ownPeriod] : [])];
+    return asked.length === 0 ? 0 : Math.min(...asked);
   };
   return {
-    periods$: periods.pipe(distinctUntilChanged()),
+    periods$: combineLatest([own$, changed]).pipe(
+      map(([ownPeriod]) => smallest(ownPeriod)),
+      distinctUntilChanged(),
+    ),
+    own: () => own,
     register(period) {
       if (period === 0) return () => undefined;
       handlers.set(period, (handlers.get(period) ?? 0) + 1);
-      recompute();
+      changed.next();
       let registered = true;
       return () => {
         if (!registered) return;
@@ -58,7 +70,7 @@ export function resyncCheck(informerMs: number): ResyncCheck {
         const left = handlers.get(period)! - 1;
         if (left === 0) handlers.delete(period);
         else handlers.set(period, left);
-        recompute();
+        changed.next();
       };
     },
   };
@@ -71,8 +83,8 @@ export interface HandlerHost<T extends KubeObject> {
   /** The snapshot a new handler is replayed from, if the informer holds one. */
   current(): Snapshot<T> | undefined;
   readonly errors: { next(error: InformerError): void };
-  /** The informer's resync period, ms (0: none): the default of a handler's. */
-  readonly resyncMs: number;
+  /** The informer's resync period, ms (0: none), or `undefined` when it changes (`resync.own()` then). */
+  readonly resyncMs: number | undefined;
   readonly resync: ResyncCheck;
   readonly clock: SchedulerLike;
 }
@@ -84,8 +96,11 @@ export interface HandlerHost<T extends KubeObject> {
  * unhandled error (the informer reports it as a `FAILED` status).
  */
 export function addHandler<T extends KubeObject>(host: HandlerHost<T>, handler: ResourceEventHandler<T>, options: HandlerOptions): Subscription {
-  const period = handlerResyncPeriod(options.resyncMs ?? host.resyncMs);
-  let nextResync = host.clock.now() + period;
+  // A handler without a period of its own follows the informer's, also when that changes.
+  const fixed = options.resyncMs ?? host.resyncMs;
+  const fixedPeriod = fixed === undefined ? undefined : handlerResyncPeriod(fixed);
+  const periodNow = (): number => fixedPeriod ?? handlerResyncPeriod(host.resync.own());
+  let lastResync = host.clock.now();
   // Every handler starts flagged "syncing"; each resync tick re-flags it by whether it is due.
   let syncing = true;
   const deliver = (notification: Notification<T>): void => {
@@ -99,14 +114,16 @@ export function addHandler<T extends KubeObject>(host: HandlerHost<T>, handler: 
   const flagged = (update: StoreUpdate<T>): readonly Notification<T>[] => {
     if (update.resync) {
       const now = host.clock.now();
-      syncing = period > 0 && now >= nextResync;
-      if (syncing) nextResync = now + period;
+      const period = periodNow();
+      syncing = period > 0 && now >= lastResync + period;
+      if (syncing) lastResync = now;
     }
     return update.changes;
   };
   return defer(() => {
     // Counted in before the subscription below starts the informer, so its timer starts at the right period.
-    const unregister = host.resync.register(period);
+    // (One that follows the informer's period adds nothing to the check period: the informer's is in it.)
+    const unregister = host.resync.register(fixedPeriod ?? 0);
     const replay: Notification<T>[] = [];
     host.current()?.forEach((object, key) => void replay.push({ type: 'add', key, object, isInInitialList: true }));
     return concat(from(replay), host.updates$.pipe(mergeMap(flagged))).pipe(finalize(unregister));

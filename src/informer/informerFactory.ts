@@ -1,8 +1,9 @@
 import type { KubeConfig } from '@kubernetes/client-node';
-import { tap, type Subscription } from 'rxjs';
+import { tap, type Observable, type Subscription } from 'rxjs';
 import { conflictingOptions, factoryKeys } from './factoryIdentity.js';
 import { informer, type Informer, type InformerOptions, type WhenSyncedOptions } from './informer.js';
 import { informerMetrics, type InformerMetrics, type ReconcileOutcomeReading } from '../metrics/informerMetrics.js';
+import type { LatencyObjective, LatencyObjectiveStatus } from '../metrics/latencyObjective.js';
 import { createHttpListerWatcher } from '../sources/http/httpListerWatcher.js';
 import type { ListWatchConfig } from '../sources/listWatchConfig.js';
 import type { ListWatchResource } from '../sources/listWatchResource.js';
@@ -13,7 +14,14 @@ import type { KubeObject } from '../store/kubeObject.js';
  * Options of a shared informer. The resource, its namespace, the selectors, the transform and
  * metadata-only identify it; the rest is fixed by the first request for it.
  */
-export interface SharedInformerOptions<T extends KubeObject> extends Omit<InformerOptions<T>, 'onUpdate' | 'name'>, Omit<ListWatchConfig<T>, 'onStatus' | 'signal'> {}
+export interface SharedInformerOptions<T extends KubeObject> extends Omit<InformerOptions<T>, 'onUpdate' | 'name'>, Omit<ListWatchConfig<T>, 'onStatus' | 'signal'> {
+  /**
+   * A latency objective for this informer's metrics (e.g. `{ quantile: 0.95, targetMs: 200,
+   * alertMs: 5000 }`): its state is in `metrics().objective`, on `objective$` and in
+   * `rx-informer/prometheus`.
+   */
+  readonly objective?: LatencyObjective;
+}
 
 /** Defaults applied to every informer of a factory (per-informer options override them). */
 export type InformerFactoryDefaults = Omit<SharedInformerOptions<KubeObject>, 'indexers' | 'keyFunc' | 'transform'> & {
@@ -30,6 +38,8 @@ export interface SharedInformer<T extends KubeObject> extends Informer<T> {
   readonly name: string;
   /** Counters of this informer: requests, relists and why, events, notifications, sync time, reconciles. */
   metrics(): InformerMetrics;
+  /** The latency objective's status as it changes (see `informerMetrics()`); never emits without `objective`. */
+  readonly objective$: Observable<LatencyObjectiveStatus>;
   /**
    * Counts one reconcile outcome in {@link SharedInformer.metrics} (`reconciles`: successes,
    * failures, the queue depth after the last run; `rx_informer_reconciles_total` and
@@ -109,7 +119,7 @@ export function informerFactory(kubeConfig: KubeConfig, defaults: InformerFactor
   };
 
   const create = <T extends KubeObject>(resource: ListWatchResource, options: SharedInformerOptions<T>, scope: string): Made => {
-    const metrics = informerMetrics(options.scheduler ? { scheduler: options.scheduler } : {});
+    const metrics = informerMetrics({ ...(options.scheduler ? { scheduler: options.scheduler } : {}), ...(options.objective ? { objective: options.objective } : {}) });
     const name = describeInformer(resource, options);
     const config = { ...options, signal: abort.signal, onStatus: metrics.onStatus };
     const listerWatcher = createHttpListerWatcher<T>(kubeConfig, resource, config, {
@@ -134,6 +144,7 @@ export function informerFactory(kubeConfig: KubeConfig, defaults: InformerFactor
       resource,
       name,
       metrics: () => metrics.read(),
+      objective$: metrics.objective$,
       onReconcile: (outcome) => metrics.onReconcile(outcome),
     };
     const entry: Made = { shared: shared as unknown as SharedInformer<KubeObject>, options };

@@ -1,9 +1,9 @@
-import { asyncScheduler, distinctUntilChanged, EMPTY, interval, of, switchMap, type Observable, type OperatorFunction, type SchedulerLike, type Subscription } from 'rxjs';
+import { asyncScheduler, type Observable, type OperatorFunction, type SchedulerLike, type Subscription } from 'rxjs';
 import type { InformerError } from '../errors.js';
 import { batchClosing, type BufferByKeyConfig } from '../operators/bufferByKey.js';
 import { indexNamesOf } from '../operators/indexReducer.js';
 import { operate } from '../operators/operate.js';
-import { resyncEnabled } from '../operators/resync.js';
+import { resyncEnabled, resyncTicks } from '../operators/resync.js';
 import { objectKeying, unknownRawEvent } from '../operators/toDeltas.js';
 import type { RawEvent } from '../sources/rawEvent.js';
 import { applyBatch, applyListToEmpty, prepareForStore, type StoreUpdate } from '../store/applyBatch.js';
@@ -67,7 +67,7 @@ export function toStore<T extends KubeObject>(config: ToStoreConfig<T> = {}): Op
   const { windowMs, scheduler: bufferScheduler } = batchClosing(config.buffer ?? {});
   const resyncMs = config.resyncMs ?? 0;
   resyncEnabled(resyncMs); // checked at call time
-  const periods = config.resyncPeriods ?? of(resyncMs);
+  const periods = config.resyncPeriods ?? resyncMs;
   const resyncScheduler = config.resyncScheduler ?? asyncScheduler;
   const indexers = config.indexers ?? {};
   const indexNames = indexNamesOf(indexers);
@@ -191,12 +191,7 @@ export function toStore<T extends KubeObject>(config: ToStoreConfig<T> = {}): Op
         } else if (event.type === 'Sync' && !skipsResync(pending, event)) append(event);
       }
     };
-    const resyncs = periods
-      .pipe(
-        distinctUntilChanged(),
-        switchMap((period) => (resyncEnabled(period) ? interval(period, resyncScheduler) : EMPTY)),
-      )
-      .subscribe({ next: tick, error: (error: unknown) => subscriber.error(error) });
+    const resyncs = resyncTicks(periods, resyncScheduler).subscribe({ next: tick, error: (error: unknown) => subscriber.error(error) });
 
     return {
       next(event) {

@@ -1,4 +1,7 @@
-import { asyncScheduler, type SchedulerLike } from 'rxjs';
+import { asyncScheduler, defer, distinctUntilChanged, map, merge, NEVER, ReplaySubject, share, Subject, timer, type Observable, type SchedulerLike } from 'rxjs';
+import { histogramRecorder, type LatencyHistogram } from './latencyHistogram.js';
+import { objectiveWindow, type LatencyObjective, type LatencyObjectiveStatus } from './latencyObjective.js';
+import { wallClock } from '../sources/wallClock.js';
 import type { ListWatchStatus, RelistReason } from '../sources/reflector/listWatchStatus.js';
 import type { RawEvent } from '../sources/rawEvent.js';
 import type { StoreUpdate } from '../store/applyBatch.js';
@@ -34,6 +37,37 @@ export interface InformerMetrics {
   readonly lastEventAgeMs?: number;
   /** Reconcile runs by result, failures being the retries scheduled, and the queue depth after the last run. */
   readonly reconciles: { readonly successes: number; readonly failures: number; readonly queueDepth: number };
+  /**
+   * The pipeline's own latency: from a watch event's arrival on the socket (`receivedAt`) to the
+   * delivery of the update that holds it to subscribers. An event that changes nothing (a delete of
+   * an unknown key, an object that cannot be keyed) is counted at the next delivery.
+   */
+  readonly eventLatency: LatencyHistogram;
+  /**
+   * The watch lag: from the server's write of the object (the newest `metadata.managedFields[].time`)
+   * to its delivery. Those times have a resolution of one second, truncated, so each sample reads
+   * up to 1 s long (0.5 s on average): lags under a second cannot be told apart, and the figure is
+   * for lags of seconds. Objects without managedFields (stripped by `stripManagedFields`, or by a
+   * metadata-only source that omits them) are not counted.
+   */
+  readonly watchLag: LatencyHistogram;
+  /** Where the configured latency objective stands now, when there is one. */
+  readonly objective?: LatencyObjectiveStatus;
+}
+
+/** Options of {@link informerMetrics}. */
+export interface InformerMetricsOptions {
+  /**
+   * The clock for ages, durations and latencies (`asyncScheduler` by default; latencies then use a
+   * sub-millisecond wall clock). A source must stamp arrivals on the same clock: give `listWatch()`
+   * the same scheduler, or none.
+   */
+  readonly scheduler?: SchedulerLike;
+  /**
+   * A latency objective to evaluate over a sliding window, e.g. `{ quantile: 0.95, targetMs: 200,
+   * alertMs: 5000, windowMs: 60_000 }`: its state is in `read().objective` and on `objective$`.
+   */
+  readonly objective?: LatencyObjective;
 }
 
 /**
@@ -77,6 +111,12 @@ export interface InformerMetricsCollector {
   readonly onUpdate: (update: StoreUpdate<KubeObject>) => void;
   /** `tap` it on the output of `reconcile()`. */
   readonly onReconcile: (outcome: ReconcileOutcomeReading) => void;
+  /**
+   * The latency objective's status as it changes (a new state, or the first reading), evaluated
+   * at each delivery and as the window moves on (every twentieth of it, on the scheduler, while
+   * subscribed). Replays the latest to a late subscriber. Without an objective it never emits.
+   */
+  readonly objective$: Observable<LatencyObjectiveStatus>;
   /** The current reading. */
   read(): InformerMetrics;
 }
@@ -84,10 +124,17 @@ export interface InformerMetricsCollector {
 /**
  * Creates an {@link InformerMetricsCollector}.
  *
- * @param options the clock for ages and durations (`asyncScheduler` by default).
+ * @param options the clock (`asyncScheduler` by default) and a latency objective.
  */
-export function informerMetrics(options: { readonly scheduler?: SchedulerLike } = {}): InformerMetricsCollector {
+export function informerMetrics(options: InformerMetricsOptions = {}): InformerMetricsCollector {
   const clock = options.scheduler ?? asyncScheduler;
+  const latencyNow = options.scheduler ? () => clock.now() : wallClock;
+  const window = options.objective === undefined ? undefined : objectiveWindow(options.objective);
+  const eventLatency = histogramRecorder();
+  const watchLag = histogramRecorder();
+  // Arrival and write times of the watch events not yet delivered, oldest first.
+  const pending = timeQueue();
+  const delivered = new Subject<void>();
   const startedAt = clock.now();
   let firstListAt: number | undefined;
   let lastEventAt: number | undefined;
@@ -100,6 +147,15 @@ export function informerMetrics(options: { readonly scheduler?: SchedulerLike } 
   const events = { added: 0, modified: 0, deleted: 0, bookmarks: 0 };
   const notifications = { add: 0, update: 0, sync: 0, delete: 0 };
   const reconciles = { successes: 0, failures: 0, queueDepth: 0 };
+
+  const objective$: Observable<LatencyObjectiveStatus> =
+    window === undefined
+      ? NEVER
+      : defer(() => merge(timer(0, window.sliceMs, clock), delivered)).pipe(
+          map(() => window.evaluate(latencyNow())),
+          distinctUntilChanged((a, b) => a.state === b.state),
+          share({ connector: () => new ReplaySubject<LatencyObjectiveStatus>(1), resetOnRefCountZero: true }),
+        );
 
   return {
     onStatus(status) {
@@ -129,12 +185,27 @@ export function informerMetrics(options: { readonly scheduler?: SchedulerLike } 
     onEvent(event) {
       if (event.type === 'STATUS') return; // counted through onStatus; not a byte from the server
       lastEventAt = clock.now();
-      if (event.type === 'ADDED') events.added++;
-      else if (event.type === 'MODIFIED') events.modified++;
-      else if (event.type === 'DELETED') events.deleted++;
-      else if (event.type === 'BOOKMARK') events.bookmarks++;
+      if (event.type === 'ADDED' || event.type === 'MODIFIED' || event.type === 'DELETED') {
+        events[event.type === 'ADDED' ? 'added' : event.type === 'MODIFIED' ? 'modified' : 'deleted']++;
+        const written = writtenAt(event.object);
+        if (event.receivedAt !== undefined || written !== undefined) pending.push(event.receivedAt ?? NaN, written ?? NaN);
+      } else if (event.type === 'BOOKMARK') events.bookmarks++;
     },
     onUpdate(update) {
+      if (pending.size > 0) {
+        const now = latencyNow();
+        pending.drain((receivedAt, written) => {
+          if (receivedAt === receivedAt) {
+            eventLatency.observe(now - receivedAt);
+            if (window?.of === 'pipeline') window.record(now, now - receivedAt);
+          }
+          if (written === written) {
+            watchLag.observe(now - written);
+            if (window?.of === 'watchLag') window.record(now, now - written);
+          }
+        });
+        if (window !== undefined) delivered.next();
+      }
       objects = update.snapshot.size;
       if (update.snapshot.synced && !synced) {
         synced = true;
@@ -163,7 +234,53 @@ export function informerMetrics(options: { readonly scheduler?: SchedulerLike } 
         ...(syncDurationMs !== undefined ? { syncDurationMs } : {}),
         ...(lastEventAt !== undefined ? { lastEventAgeMs: clock.now() - lastEventAt } : {}),
         reconciles: { ...reconciles },
+        eventLatency: eventLatency.read(),
+        watchLag: watchLag.read(),
+        ...(window !== undefined ? { objective: window.evaluate(latencyNow()) } : {}),
       });
+    },
+    objective$,
+  };
+}
+
+/** The newest `metadata.managedFields[].time` of `object`, epoch ms, if any. */
+function writtenAt(object: unknown): number | undefined {
+  const fields = (object as { metadata?: { managedFields?: unknown } } | null)?.metadata?.managedFields;
+  if (!Array.isArray(fields)) return undefined;
+  let newest: number | undefined;
+  for (const entry of fields) {
+    const time = (entry as { time?: unknown } | null)?.time;
+    if (typeof time !== 'string') continue;
+    const ms = Date.parse(time);
+    if (ms === ms && (newest === undefined || ms > newest)) newest = ms;
+  }
+  return newest;
+}
+
+/** A FIFO of (arrival, write) time pairs in one growable typed array: no allocation per event. */
+function timeQueue() {
+  let buffer = new Float64Array(256);
+  let head = 0;
+  let tail = 0;
+  return {
+    get size(): number {
+      return (tail - head) / 2;
+    },
+    push(a: number, b: number): void {
+      if (tail + 2 > buffer.length) {
+        const live = buffer.subarray(head, tail);
+        const next = tail - head + 2 > buffer.length / 2 ? new Float64Array(buffer.length * 2) : buffer;
+        next.set(live);
+        buffer = next;
+        tail -= head;
+        head = 0;
+      }
+      buffer[tail++] = a;
+      buffer[tail++] = b;
+    },
+    drain(visit: (a: number, b: number) => void): void {
+      for (let i = head; i < tail; i += 2) visit(buffer[i]!, buffer[i + 1]!);
+      head = tail = 0;
     },
   };
 }

@@ -1,4 +1,4 @@
-import { asyncScheduler, interval, type MonoTypeOperatorFunction, type SchedulerLike } from 'rxjs';
+import { asyncScheduler, distinctUntilChanged, EMPTY, interval, isObservable, map, of, switchMap, type MonoTypeOperatorFunction, type Observable, type SchedulerLike } from 'rxjs';
 import { isMarker, type DeltaEvent } from '../store/delta.js';
 import { resyncEvents } from '../store/deltaRules.js';
 import { operate } from './operate.js';
@@ -9,6 +9,21 @@ export function resyncEnabled(periodMs: number): boolean {
     throw new TypeError(`[informer] resync: periodMs must be a number >= 0, got ${String(periodMs)}`);
   }
   return periodMs !== 0 && periodMs !== Infinity;
+}
+
+/**
+ * @internal The ticks of a resync timer whose period may change (R12): `interval(period)` from each
+ * new period on, nothing while it is `0` or `Infinity`; a repeated period does not restart it. A
+ * bad period errors with a `TypeError` naming it. Shared by {@link resync} and the fused toStore,
+ * so both time their ticks by this one rule (what a tick queues is `resyncEvents`, in deltaRules).
+ */
+export function resyncTicks(periods: number | Observable<number>, scheduler: SchedulerLike): Observable<number> {
+  const periods$ = isObservable(periods) ? periods : of(periods);
+  return periods$.pipe(
+    map((period) => (resyncEnabled(period) ? period : 0)),
+    distinctUntilChanged(),
+    switchMap((period) => (period === 0 ? EMPTY : interval(period, scheduler))),
+  );
 }
 
 /**
@@ -35,6 +50,16 @@ export function resyncEnabled(periodMs: number): boolean {
  * - The store applies a `Sync` of an unchanged object without changing the snapshot and notifies
  *   `update(obj, obj)` with `sync: true`.
  * - A period of `0` or `Infinity` returns the source itself.
+ * - The period may be an Observable of periods, to tune it at run time: the timer restarts at each
+ *   new value (`0` stops it until the next). Mind the cost: every tick re-delivers every cached
+ *   object, so a 1 s period over 10,000 objects is 10,000 sync notifications a second. A negative
+ *   or NaN value errors the stream with a `TypeError`, as the Observable's own error does.
+ *
+ * ```text
+ * periods: 3------5-------0---5-----      (ms)
+ * resync(periods$), Resync markers only
+ * result:  ---R--R-----R-----------R      restarts at 7 and 19; nothing between 15 and 19
+ * ```
  *
  * ## Example
  * ```ts
@@ -48,17 +73,20 @@ export function resyncEnabled(periodMs: number): boolean {
  * api.events$.pipe(toDeltas(), resync(30_000), bufferByKey(), dedupDeltas(), indexReducer());
  * ```
  *
- * @param periodMs time between resyncs in milliseconds; `0` or `Infinity` disables.
+ * @param periodMs time between resyncs in milliseconds, or an Observable of such periods; `0` or `Infinity` disables.
  * @param scheduler time source, `asyncScheduler` by default.
  * @returns an operator on {@link DeltaEvent}s.
  */
-export function resync<T>(periodMs: number, scheduler: SchedulerLike = asyncScheduler): MonoTypeOperatorFunction<DeltaEvent<T>> {
-  if (!resyncEnabled(periodMs)) return (source) => source;
+export function resync<T>(periodMs: number | Observable<number>, scheduler: SchedulerLike = asyncScheduler): MonoTypeOperatorFunction<DeltaEvent<T>> {
+  if (!isObservable(periodMs) && !resyncEnabled(periodMs)) return (source) => source;
 
   return operate<DeltaEvent<T>, DeltaEvent<T>>((subscriber) => {
     let known = new Map<string, T>();
-    const timer = interval(periodMs, scheduler).subscribe(() => {
-      for (const event of resyncEvents(known)) subscriber.next(event);
+    const timer = resyncTicks(periodMs, scheduler).subscribe({
+      next: () => {
+        for (const event of resyncEvents(known)) subscriber.next(event);
+      },
+      error: (error: unknown) => subscriber.error(error),
     });
     return {
       next(event) {

@@ -5,8 +5,9 @@
  *
  * @module rx-informer/prometheus
  */
-import { Counter, Gauge, type Registry } from 'prom-client';
+import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { InformerMetrics } from '../metrics/informerMetrics.js';
+import { latencyBuckets, type LatencyHistogram } from '../metrics/latencyHistogram.js';
 
 /** Something with metrics and a name for the `informer` label: a factory's shared informer is one. */
 export interface NamedMetricsSource {
@@ -23,7 +24,13 @@ export interface NamedMetricsSource {
  * `rx_informer_lists_total`, `rx_informer_list_pages_total`, `rx_informer_watches_total`,
  * `rx_informer_relists_total{reason}`, `rx_informer_backoffs_total`, `rx_informer_errors_total`,
  * `rx_informer_watch_events_total{type}`, `rx_informer_notifications_total{type}`,
- * `rx_informer_reconciles_total{result}`, `rx_informer_reconcile_queue_depth`.
+ * `rx_informer_reconciles_total{result}`, `rx_informer_reconcile_queue_depth`; the histograms
+ * `rx_informer_event_latency_seconds` (an event's arrival on the socket to its delivery to
+ * subscribers) and `rx_informer_watch_lag_seconds` (the server's write, by `managedFields` time at
+ * one-second resolution, to delivery), with buckets from 100 µs to 10 s; and, for informers with a
+ * latency objective, `rx_informer_latency_objective_met` (1 met, 0 breached or alerting) and
+ * `rx_informer_latency_objective_alert` (1 while a sample over `alertMs` is in the window).
+ * A p95 over 5 minutes: `histogram_quantile(0.95, sum by (le) (rate(rx_informer_event_latency_seconds_bucket[5m])))`.
  *
  * ## Example
  * ```ts
@@ -78,6 +85,32 @@ export function registerInformerMetrics(registry: Registry, sources: () => reado
     });
   };
 
+  const histogram = (name: string, help: string, value: (m: InformerMetrics) => LatencyHistogram): void => {
+    const metric = new Histogram({ name, help, labelNames: ['informer'], buckets: [...latencyBuckets], registers });
+    // The histogram is read, not observed: its samples were counted by the informer's collector.
+    const get = async () => ({
+      name,
+      help,
+      type: 'histogram' as const,
+      aggregator: 'sum' as const,
+      values: read().flatMap(([informer, m]) => {
+        const h = value(m);
+        return [
+          ...h.buckets.map((b) => ({ metricName: `${name}_bucket`, labels: { informer, le: b.le === Infinity ? '+Inf' : b.le }, value: b.count })),
+          { metricName: `${name}_sum`, labels: { informer }, value: h.sum },
+          { metricName: `${name}_count`, labels: { informer }, value: h.count },
+        ];
+      }),
+    });
+    Object.assign(metric, { get, getForPromString: get });
+  };
+
+  histogram('rx_informer_event_latency_seconds', 'Time from a watch event arriving on the socket to its delivery to subscribers.', (m) => m.eventLatency);
+  histogram('rx_informer_watch_lag_seconds', 'Time from the server writing an object (newest managedFields time, 1 s resolution) to its delivery.', (m) => m.watchLag);
+  gauge('rx_informer_latency_objective_met', '1 while the latency objective is met, 0 while breached or alerting (absent without data).', (m) =>
+    m.objective === undefined || m.objective.state === 'noData' ? undefined : m.objective.state === 'met' ? 1 : 0,
+  );
+  gauge('rx_informer_latency_objective_alert', '1 while a latency over the alert threshold is in the window.', (m) => (m.objective === undefined ? undefined : m.objective.state === 'alert' ? 1 : 0));
   gauge('rx_informer_objects', 'Objects in the informer cache.', (m) => m.objects);
   gauge('rx_informer_synced', '1 once the first list has been applied.', (m) => (m.synced ? 1 : 0));
   gauge('rx_informer_sync_duration_seconds', 'Time to the first synced snapshot.', (m) => (m.syncDurationMs === undefined ? undefined : m.syncDurationMs / 1000));

@@ -16,4 +16,13 @@ export interface ListWatchConfig<T> extends ReflectorConfig<T> {
   readonly metadataOnly?: boolean;
   /** Longest watch event line accepted, in bytes. Default 16 MiB. Longer → {@link TransportError} (`lineTooLong`), relist. */
   readonly maxLineBytes?: number;
+  /**
+   * Longest LIST response body accepted (one page), in bytes. Default 512 MiB, about the longest
+   * text V8 can decode, so a larger body could not be parsed anyway. A body announced longer by its
+   * `Content-Length`, or growing longer as it arrives, is abandoned there →
+   * {@link TransportError} (`bodyTooLarge`), backoff, relist; the cache keeps what it had. Lower it
+   * to bound the memory one page can take; lists are paged (`pageSize`), but a server may ignore
+   * the limit (a list served from the watch cache does).
+   */
+  readonly maxListBytes?: number;
 }

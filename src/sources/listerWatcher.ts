@@ -77,8 +77,8 @@ export interface WatchSignal {
 
 /** What {@link ListerWatcher.watch} emits. `ERROR` events arrive as a {@link KubeApiError} error instead. */
 export type WatchMessage<T> =
-  /** A watch event exactly as the server framed it (the parsed JSON line). */
-  | { readonly type: 'ADDED' | 'MODIFIED' | 'DELETED'; readonly object: T }
+  /** A watch event exactly as the server framed it (the parsed JSON line), and when it arrived (see `WatchEvent.receivedAt`). */
+  | { readonly type: 'ADDED' | 'MODIFIED' | 'DELETED'; readonly object: T; readonly receivedAt?: number }
   | WatchBookmarkMessage
   | WatchSignal;
 

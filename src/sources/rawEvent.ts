@@ -22,6 +22,12 @@ export type RawEvent<T> = WatchEvent<T> | BookmarkEvent | ListStart | ListPage<T
 export interface WatchEvent<T> {
   readonly type: 'ADDED' | 'MODIFIED' | 'DELETED';
   readonly object: T;
+  /**
+   * When its bytes arrived on the socket, in epoch ms on the source's clock (its `scheduler`, or
+   * a sub-millisecond wall clock): what `informerMetrics()` measures the pipeline's latency from.
+   * Set by the HTTP source; a fake may set it or leave it out (then the event is not measured).
+   */
+  readonly receivedAt?: number;
 }
 
 /**

@@ -4,6 +4,7 @@ import { editTrie, emptyTrie, type HashTrie, type TrieEditor } from './internal/
 import { adoptVersionedMap, editVersionedMap, type VersionedMap } from './internal/versionedMap.js';
 import type { Delta, DeltaBatch } from './delta.js';
 import { type IndexFunc, type Indexers } from './indexFunc.js';
+import { aliasOf } from './keyFunc.js';
 import { indexFuncError, type InformerError } from '../errors.js';
 import type { KubeObject } from './kubeObject.js';
 import type { Notification } from './notification.js';
@@ -50,6 +51,7 @@ export function applyBatch<T extends KubeObject>(snapshot: Snapshot<T>, batch: D
   const initial = !state.synced;
   const items = editVersionedMap(state.items);
   const indexes = state.indexNames.map((name, position) => indexWriter(state.indexes[position]!, name, indexers[name]!));
+  const names = nameWriter<T>(state.names);
   const changes: Notification<T>[] = [];
   const errors: InformerError[] = [];
 
@@ -60,12 +62,16 @@ export function applyBatch<T extends KubeObject>(snapshot: Snapshot<T>, batch: D
   function applyDelta(key: string, delta: Delta<T>): void {
     if (delta.type === 'Deleted') {
       const old = items.delete(key);
-      if (old !== undefined) for (const index of indexes) index.update(key, old, undefined, errors);
+      if (old !== undefined) {
+        for (const index of indexes) index.update(key, old, undefined, errors);
+        names.update(key, old, undefined);
+      }
       changes.push(Object.freeze({ type: 'delete', key, object: deepFreeze(delta.object) }));
       return;
     }
     const object = deepFreeze(delta.object);
     const old = items.set(key, object);
+    names.update(key, old, object);
     if (old === undefined) {
       for (const index of indexes) index.update(key, undefined, object, errors);
       changes.push(Object.freeze({ type: 'add', key, object, isInInitialList: initial && delta.type === 'Replaced' }));
@@ -76,7 +82,7 @@ export function applyBatch<T extends KubeObject>(snapshot: Snapshot<T>, batch: D
     }
   }
 
-  return storeUpdate(state, items.commit(), indexes, changes, errors, batch);
+  return storeUpdate(state, items.commit(), indexes, names, changes, errors, batch);
 }
 
 /** The snapshot after a batch (through immer: the same reference when nothing changed) and the update. */
@@ -84,15 +90,18 @@ function storeUpdate<T extends KubeObject>(
   state: SnapshotState<T>,
   nextItems: VersionedMap<T>,
   indexes: readonly IndexWriter<T>[],
+  names: NameWriter<T>,
   changes: Notification<T>[],
   errors: InformerError[],
   batch: Pick<DeltaBatch<T>, 'resourceVersion' | 'listed' | 'resync'>,
 ): StoreUpdate<T> {
   const committed = indexes.map((index) => index.commit());
   const indexesChanged = committed.some((trie, position) => trie !== state.indexes[position]);
+  const nextNames = names.commit();
   const next = produce(state, (draft) => {
     draft.items = castDraft(nextItems);
     if (indexesChanged) draft.indexes = castDraft(Object.freeze(committed));
+    if (nextNames !== state.names) draft.names = castDraft(nextNames);
     if (batch.resourceVersion !== undefined) draft.resourceVersion = batch.resourceVersion;
     if (batch.listed) draft.synced = true;
   });
@@ -128,15 +137,44 @@ export function applyListToEmpty<T extends KubeObject>(snapshot: Snapshot<T>, it
   if (snapshot.size !== 0) throw new TypeError('[informer] applyListToEmpty: the snapshot is not empty');
   const isInInitialList = !state.synced;
   const indexes = state.indexNames.map((name, position) => indexWriter(state.indexes[position]!, name, indexers[name]!));
+  const names = nameWriter<T>(state.names);
   const changes: Notification<T>[] = new Array(items.size);
   const errors: InformerError[] = [];
   let i = 0;
   for (const [key, object] of items) {
     deepFreeze(object);
     for (const index of indexes) index.update(key, undefined, object, errors);
+    names.update(key, undefined, object);
     changes[i++] = Object.freeze({ type: 'add', key, object, isInInitialList });
   }
-  return storeUpdate(state, items.size === 0 ? state.items : adoptVersionedMap(items), indexes, changes, errors, { resourceVersion, listed: true });
+  return storeUpdate(state, items.size === 0 ? state.items : adoptVersionedMap(items), indexes, names, changes, errors, { resourceVersion, listed: true });
+}
+
+interface NameWriter<T> {
+  update(key: string, old: T | undefined, next: T | undefined): void;
+  commit(): HashTrie<string>;
+}
+
+/**
+ * Keeps the snapshot's name lookup (default key → key) for objects stored under a key that is not
+ * their default one. With the default key function it only compares strings: no editor, no entry.
+ */
+function nameWriter<T extends KubeObject>(names: HashTrie<string>): NameWriter<T> {
+  let editor: TrieEditor<string> | undefined;
+  return {
+    update(key, old, next) {
+      if (old !== undefined && old !== next && (editor !== undefined || names.size !== 0)) {
+        const before = aliasOf(key, old);
+        if (before !== undefined) {
+          editor ??= editTrie(names);
+          if (editor.get(before) === key) editor.delete(before);
+        }
+      }
+      const after = next === undefined ? undefined : aliasOf(key, next);
+      if (after !== undefined) (editor ??= editTrie(names)).set(after, key);
+    },
+    commit: () => (editor === undefined ? names : editor.commit()),
+  };
 }
 
 interface IndexWriter<T> {

@@ -1,3 +1,4 @@
+import { isTombstone, type Tombstone } from './delta.js';
 import type { KubeObject } from './kubeObject.js';
 
 /**
@@ -9,11 +10,25 @@ export type KeyFunc<T> = (object: T) => string;
 
 /**
  * The default key: `namespace/name`, or `name` for cluster-scoped objects (client-go's
- * `MetaNamespaceKeyFunc`).
+ * `MetaNamespaceKeyFunc`). Given a {@link Tombstone}, it returns the key the object was deleted
+ * under (client-go's `DeletionHandlingMetaNamespaceKeyFunc`), so what an `onDelete` handler or a
+ * `delete` notification carries can be keyed without checking first.
+ *
+ * ## Example
+ * ```ts
+ * import { metaNamespaceKey, tombstone } from 'rx-informer';
+ *
+ * console.log(metaNamespaceKey({ metadata: { namespace: 'web', name: 'a' } }));
+ * console.log(metaNamespaceKey(tombstone('web/a', undefined)));
+ * // Logs:
+ * // web/a
+ * // web/a
+ * ```
  *
  * @throws {TypeError} when the object has no `metadata.name`, naming what it got.
  */
-export function metaNamespaceKey(object: KubeObject): string {
+export function metaNamespaceKey(object: KubeObject | Tombstone<KubeObject>): string {
+  if (isTombstone(object)) return object.key;
   const meta = object?.metadata;
   const name = meta?.name;
   if (typeof name !== 'string' || name === '') {
@@ -36,4 +51,19 @@ function describe(value: unknown): string {
     text = String(value);
   }
   return text.length > 120 ? `${text.slice(0, 117)}...` : text;
+}
+
+/**
+ * @internal The default key of `object` when `key` is not it, else `undefined`: what the store's
+ * name lookup records for objects under custom keys. Allocates nothing when the key is the
+ * default one (the common case, checked on every write).
+ */
+export function aliasOf(key: string, object: KubeObject | undefined): string | undefined {
+  const meta = object?.metadata;
+  const name = meta?.name;
+  if (typeof name !== 'string' || name === '') return undefined;
+  const namespace = meta?.namespace;
+  if (typeof namespace !== 'string' || namespace === '') return key === name ? undefined : name;
+  const isDefault = key.length === namespace.length + 1 + name.length && key.charCodeAt(namespace.length) === 47 && key.startsWith(namespace) && key.endsWith(name);
+  return isDefault ? undefined : `${namespace}/${name}`;
 }

@@ -15,6 +15,22 @@ export interface ListOptions {
 }
 
 /**
+ * A snapshot bound to one namespace, as client-go's listers are (`podLister.Pods(ns)`): objects by
+ * name, and the namespace's objects matching a label selector. It works whatever the key function;
+ * with the default key a lookup is one map lookup, with a custom one two (see {@link Snapshot.inNamespace}).
+ */
+export interface NamespacedLister<T extends KubeObject = KubeObject> {
+  /** The namespace this view is bound to (`""` for cluster-scoped objects). */
+  readonly namespace: string;
+  /** The object named `name` in this namespace. */
+  get(name: string): T | undefined;
+  /** Whether an object named `name` is cached in this namespace. */
+  has(name: string): boolean;
+  /** The objects of this namespace, optionally only those matching a label selector (text or parsed). @throws {LabelSelectorError} */
+  list(labelSelector?: string | LabelSelector): readonly T[];
+}
+
+/**
  * An immutable, deeply frozen view of the cache at one moment: the objects by key, the indexes, the
  * collection's resourceVersion and whether the first list has been applied.
  *
@@ -35,7 +51,7 @@ export interface Snapshot<T extends KubeObject = KubeObject> extends Iterable<T>
   readonly indexNames: readonly string[];
   /** The object under `key` (`namespace/name` or `name` by default). */
   get(key: string): T | undefined;
-  /** The object `name` in `namespace` (`""` for cluster-scoped), with the default key function. */
+  /** The object `name` in `namespace` (`""` for cluster-scoped), whatever the key function. */
   get(namespace: string, name: string): T | undefined;
   /** Whether `key` (or `namespace`, `name`) is cached. */
   has(key: string): boolean;
@@ -50,6 +66,23 @@ export interface Snapshot<T extends KubeObject = KubeObject> extends Iterable<T>
   forEach(visit: (object: T, key: string) => boolean | void): void;
   /** The objects, optionally of one namespace and matching a label selector (unfiltered: the same array every call). */
   list(options?: ListOptions): readonly T[];
+  /**
+   * This snapshot bound to `namespace` (`""` for cluster-scoped objects): `get(name)`,
+   * `has(name)`, `list(selector)`, as a controller's lister. Works with a custom key function too:
+   * the store notes, for each object whose key is not `namespace/name`, which key it is under
+   * (nothing at all with the default key), so a miss is never a scan.
+   *
+   * ## Example
+   * ```ts
+   * import type { Informer, KubeObject } from 'rx-informer';
+   * declare const pods: Informer<KubeObject>; // assuming: a synced informer
+   *
+   * const web = pods.snapshot.inNamespace('web');
+   * console.log(web.get('frontend-1')?.metadata?.name, web.list('tier=front').length);
+   * // Logs: frontend-1 2
+   * ```
+   */
+  inNamespace(namespace: string): NamespacedLister<T>;
   /** The objects whose index `indexName` has `value`. @throws {UnknownIndexError} */
   byIndex(indexName: string, value: string): readonly T[];
   /** The keys (sorted) whose index `indexName` has `value`. @throws {UnknownIndexError} */
@@ -63,6 +96,8 @@ export interface SnapshotState<T> {
   readonly items: VersionedMap<T>;
   readonly indexes: readonly HashTrie<HashTrie<true>>[];
   readonly indexNames: readonly string[];
+  /** The default key (`namespace/name`) → the key, only for objects stored under another key. */
+  readonly names: HashTrie<string>;
   readonly resourceVersion: string;
   readonly synced: boolean;
 }
@@ -75,8 +110,28 @@ function indexOf(self: SnapshotState<unknown>, indexName: string): HashTrie<Hash
   return self.indexes[position]!;
 }
 
-function keyOf(keyOrNamespace: string, name: string | undefined): string {
-  return name === undefined ? keyOrNamespace : objectKey(keyOrNamespace, name);
+function byKeyOrName<T extends KubeObject>(self: SnapshotState<T>, keyOrNamespace: string, name: string | undefined): T | undefined {
+  return name === undefined ? versionedGet(self.items, keyOrNamespace) : byName(self, keyOrNamespace, name);
+}
+
+/** The object `name` in `namespace`: under its default key, or under the key the name lookup holds. */
+function byName<T extends KubeObject>(self: SnapshotState<T>, namespace: string, name: string): T | undefined {
+  const key = objectKey(namespace, name);
+  const direct = versionedGet(self.items, key);
+  if (direct !== undefined && direct.metadata?.name === name && (direct.metadata.namespace ?? '') === namespace) return direct;
+  if (self.names.size === 0) return undefined;
+  const aliased = trieGet(self.names, key);
+  return aliased === undefined ? undefined : versionedGet(self.items, aliased);
+}
+
+function namespacedLister<T extends KubeObject>(self: Impl<T>, namespace: string): NamespacedLister<T> {
+  if (typeof namespace !== 'string') throw new TypeError(`[informer] inNamespace: the namespace must be a string, got ${typeof namespace}`);
+  return Object.freeze({
+    namespace,
+    get: (name: string) => byName(self, namespace, name),
+    has: (name: string) => byName(self, namespace, name) !== undefined,
+    list: (labelSelector?: string | LabelSelector) => self.list(labelSelector === undefined ? { namespace } : { namespace, labelSelector }),
+  });
 }
 
 function* entriesOf<T>(items: VersionedMap<T>): Generator<[string, T]> {
@@ -90,10 +145,13 @@ const snapshotMethods = {
     return versionedSize((this as unknown as SnapshotState<unknown>).items);
   },
   get<T extends KubeObject>(this: Impl<T>, keyOrNamespace: string, name?: string): T | undefined {
-    return versionedGet(this.items, keyOf(keyOrNamespace, name));
+    return byKeyOrName(this, keyOrNamespace, name);
   },
   has<T extends KubeObject>(this: Impl<T>, keyOrNamespace: string, name?: string): boolean {
-    return versionedGet(this.items, keyOf(keyOrNamespace, name)) !== undefined;
+    return byKeyOrName(this, keyOrNamespace, name) !== undefined;
+  },
+  inNamespace<T extends KubeObject>(this: Impl<T>, namespace: string): NamespacedLister<T> {
+    return namespacedLister(this, namespace);
   },
   entries<T extends KubeObject>(this: Impl<T>): IterableIterator<[string, T]> {
     return entriesOf(this.items);
@@ -169,6 +227,7 @@ export function emptySnapshot<T extends KubeObject = KubeObject>(indexNames: rea
     items: emptyVersionedMap(),
     indexes: Object.freeze(indexNames.map(() => emptyTrie<HashTrie<true>>())),
     indexNames: Object.freeze([...indexNames]),
+    names: emptyTrie<string>(),
     resourceVersion: '',
     synced: false,
   });

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { asyncScheduler, from, map, mergeMap, of, Subject, tap, timer, type Subscription } from 'rxjs';
+import { asyncScheduler, filter, from, map, mergeMap, of, Subject, tap, timer, type Subscription } from 'rxjs';
 import { informer } from '../../src/informer/informer.js';
 import type { RawEvent } from '../../src/sources/rawEvent.js';
 import type { KubeObject } from '../../src/store/kubeObject.js';
@@ -227,3 +227,58 @@ test('a resync tick that joins a bookmark batch does not hide the bookmark: snap
     const inf = informer(raw, { buffer: { windowMs: 5 }, resyncMs: 20 });
     expectObservable(inf.snapshots$.pipe(map((s) => s.resourceVersion)), '^ 30ms !').toBe('------a 18ms b', { a: '1', b: '5' });
   }));
+
+test('onSynced: called with the first synced snapshot, before any subscriber sees it; not again for relists', (t) =>
+  runMarbles(t, ({ cold }) => {
+    const log: string[] = [];
+    const raw = marbleSource<E>(cold, '-x-L--y--R', { x: added(cm('early', '1')), L: listEvents([cm('a', '2'), cm('b', '3')], '3'), y: added(cm('c', '4')), R: listEvents([cm('a', '5')], '5') });
+    const inf = informer(raw, {
+      onSynced: (snapshot) => log.push(`onSynced ${snapshot.size} ${snapshot.synced} current=${inf.snapshot === snapshot}`),
+    });
+    inf.snapshots$.subscribe((s) => log.push(`snapshot ${s.size}`));
+    return () => t.deepEqual(log, ['snapshot 1', 'onSynced 2 true current=true', 'snapshot 2', 'snapshot 3', 'snapshot 1']);
+  })());
+
+test('onSynced: once per run of the informer (a new run lists and syncs afresh)', (t) =>
+  runMarbles(t, ({ cold, expectObservable }) => {
+    const sizes: number[] = [];
+    const raw = marbleSource<E>(cold, '-L--', { L: listEvents([cm('a', '1')], '1') });
+    const inf = informer(raw, { onSynced: (snapshot) => void sizes.push(snapshot.size) });
+    expectObservable(inf.synced$, '^----!').toBe('fs---', { f: false, s: true });
+    expectObservable(inf.synced$, '-------^----!').toBe('-------fs---', { f: false, s: true });
+    return () => t.deepEqual(sizes, [1, 1]);
+  })());
+
+test('onSynced that throws: an InformerError (hook) on errors$, and the informer goes on', (t) =>
+  runMarbles(t, ({ cold, expectObservable }) => {
+    const raw = marbleSource<E>(cold, '-L--y', { L: listEvents([cm('a', '1')], '1'), y: added(cm('b', '2')) });
+    const inf = informer(raw, {
+      onSynced: () => {
+        throw new Error('incomplete cache');
+      },
+    });
+    expectObservable(inf.errors$.pipe(map((e) => `${e.name} ${e.reason} ${e.message}`))).toBe('-e---', { e: 'InformerError hook [informer] onSynced threw: incomplete cache' });
+    expectObservable(inf.snapshots$.pipe(map((s) => s.size))).toBe('-1--2', { 1: 1, 2: 2 });
+  }));
+
+test('resyncMs as an Observable: the informer resyncs at the current period, 0 stops it; handlers without a period of their own follow it', (t) =>
+  runMarbles(t, ({ cold, expectObservable }) => {
+    const raw = marbleSource<E>(cold, '-L', { L: listEvents([cm('a', '1')], '1') });
+    // 2 s from 0, 5 s from 9 s, off from 21 s
+    const periods = cold<number>('a 8999ms b 11999ms c', { a: 2000, b: 5000, c: 0 });
+    const inf = informer(raw, { resyncMs: periods });
+    const following: number[] = [];
+    const own: number[] = [];
+    // (in TestScheduler.run, asyncScheduler tells virtual time)
+    const handlers = [
+      inf.addHandler({ onUpdate: (o, n) => void (o === n && following.push(asyncScheduler.now())) }),
+      inf.addHandler({ onUpdate: (o, n) => void (o === n && own.push(asyncScheduler.now())) }, { resyncMs: 10_000 }),
+    ];
+    timer(30_000).subscribe(() => handlers.forEach((h) => h.unsubscribe()));
+    const syncs = inf.changes$.pipe(filter((c) => c.type === 'update' && c.sync), map(() => 's'));
+    expectObservable(syncs, '^ 29999ms !').toBe('2000ms s 1999ms s 1999ms s 1999ms s 5999ms s 4999ms s', { s: 's' });
+    return () => {
+      t.deepEqual(following, [2000, 4000, 6000, 8000, 14000, 19000]);
+      t.deepEqual(own, [14000], 'a handler with its own period keeps it: due at 10 s, synced at the 14 s tick');
+    };
+  })());

@@ -45,6 +45,8 @@ const timedArb = fc.array(fc.record({ gap: fc.constantFrom(0, 0, 1, 2, 5), event
 const configArb = fc.record({
   windowMs: fc.constantFrom(0, 0, 3),
   resyncMs: fc.constantFrom(0, 0, 7),
+  // Or periods that change at run time (R12): [frame, period] pairs, 0 stopping the timer.
+  resyncPlan: fc.option(fc.array(fc.tuple(fc.nat(40), fc.constantFrom(0, 3, 7, 7)), { minLength: 1, maxLength: 4 }), { freq: 3 }),
   indexed: fc.boolean(),
   end: fc.constantFrom('open', 'complete', 'error', 'cut'),
   // A custom key function (by name only, so namespaces collide), and an onInvalidObject that throws.
@@ -121,13 +123,13 @@ test('property: toStore emits what toDeltas → resync → bufferByKey → dedup
   if (result.failed) t.log(lastFailure.slice(0, 6000));
   t.false(result.failed, fc.defaultReportMessage(result) ?? '');
 
-  function compare(events: Timed[], config: { windowMs: number; resyncMs: number; indexed: boolean; end: string; keyByName: boolean; invalidThrows: boolean }): boolean {
+  function compare(events: Timed[], config: { windowMs: number; resyncMs: number; resyncPlan: [number, number][] | null; indexed: boolean; end: string; keyByName: boolean; invalidThrows: boolean }): boolean {
       const ids = new Map<unknown, string>();
       const id = (o: unknown): string => {
         if (!ids.has(o)) ids.set(o, `#${ids.size}`);
         return ids.get(o)!;
       };
-      const run = (stage: (errors: string[]) => OperatorFunction<RawEvent<Obj>, StoreUpdate<Obj>>) => {
+      const run = (stage: (errors: string[], periods: number | Observable<number>) => OperatorFunction<RawEvent<Obj>, StoreUpdate<Obj>>) => {
         const scheduler = new TestScheduler(() => {});
         const out: unknown[] = [];
         const held: [StoreUpdate<Obj>, string[]][] = [];
@@ -139,10 +141,11 @@ test('property: toStore emits what toDeltas → resync → bufferByKey → dedup
           // mid-batch. (Only with a window and no resync: cancelling a virtual asap action or an
           // interval due in the same frame trips TestScheduler's run mode itself, "Expected a due
           // immediate or interval".)
-          const cut = config.end === 'cut' && config.windowMs > 0 && config.resyncMs === 0;
+          const cut = config.end === 'cut' && config.windowMs > 0 && config.resyncMs === 0 && config.resyncPlan === null;
           const until = config.end === 'open' || (config.end === 'cut' && !cut) ? timer(last + 30) : cut ? timer(last) : NEVER;
           const source = merge(...events.map(({ frame, event }) => timer(frame).pipe(map(() => event))), ending).pipe(takeUntil(until));
-          source.pipe(stage(errors)).subscribe({
+          const periods = config.resyncPlan === null ? config.resyncMs : merge(...config.resyncPlan.map(([frame, period]) => timer(frame).pipe(map(() => period))));
+          source.pipe(stage(errors, periods)).subscribe({
             next: (update) => {
               const seen = observable(update, id);
               held.push([update, seen.contents]);
@@ -168,16 +171,18 @@ test('property: toStore emits what toDeltas → resync → bufferByKey → dedup
         if (config.invalidThrows && config.windowMs > 0 && errors.length === 2) throw new Error('onInvalidObject gave up');
       };
       const keying = config.keyByName ? { keyFunc: byName } : {};
-      const composed = run((errors) => (source) =>
+      const composed = run((errors, periods) => (source) =>
         source.pipe(
           toDeltas<Obj>({ ...keying, onInvalidObject: onInvalid(errors) }),
-          resync<Obj>(config.resyncMs),
+          resync<Obj>(periods),
           bufferByKey<Obj>({ windowMs: config.windowMs }),
           dedupDeltas<Obj>(),
           indexReducer<Obj>({ indexers: idx }),
         ),
       );
-      const fused = run((errors) => toStore<Obj>({ ...keying, onInvalidObject: onInvalid(errors), buffer: { windowMs: config.windowMs }, resyncMs: config.resyncMs, indexers: idx }));
+      const fused = run((errors, periods) =>
+        toStore<Obj>({ ...keying, onInvalidObject: onInvalid(errors), buffer: { windowMs: config.windowMs }, ...(typeof periods === 'number' ? { resyncMs: periods } : { resyncPeriods: periods }), indexers: idx }),
+      );
       const stable = (out: unknown[]): boolean => (out.at(-1) as { changedSince: number }).changedSince === 0;
       if (!stable(composed) || !stable(fused)) {
         lastFailure = `an emitted snapshot changed after it was emitted: composed ${JSON.stringify(composed.at(-1))}, fused ${JSON.stringify(fused.at(-1))}`;

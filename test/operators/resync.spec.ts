@@ -1,4 +1,5 @@
 import test from 'ava';
+import { filter } from 'rxjs';
 import { resync } from '../../src/operators/resync.js';
 import type { Delta, DeltaEvent } from '../../src/store/delta.js';
 import { runMarbles } from '../../src/testing/marbles.js';
@@ -58,4 +59,23 @@ test('errors pass through and stop the timer; unsubscribe stops it too', (t) =>
     const quiet = cold<E>('-x---------------', { x });
     expectObservable(quiet.pipe(resync(5)), '^ 11ms !').toBe('-x 3ms (Rs) 1ms (Rs)', { x, R, s });
     expectSubscriptions(quiet.subscriptions).toBe('^ 11ms !');
+  }));
+
+test('a period given as an Observable: the timer restarts at each new period, 0 stops it, a repeat changes nothing', (t) =>
+  runMarbles(t, ({ cold, expectObservable, expectSubscriptions }) => {
+    const periods = cold<number>('3------5-------0---5-5----', { 3: 3, 5: 5, 0: 0 });
+    const source = cold<E>('-a------------------------', { a: d('Replaced', 'a', a1) });
+    const ticks = source.pipe(resync(periods), filter((e) => e.type === 'Resync'));
+    // period 3 from 0: 3, 6; period 5 from 7: 12 (17 never comes, 0 stops it at 15); period 5 from
+    // 19: 24 (the repeated 5 at 21 does not restart it).
+    expectObservable(ticks, '^-------------------------!').toBe('---R--R-----R-----------R-', { R });
+    expectSubscriptions(periods.subscriptions).toBe(['^-------------------------!', '^------!']);
+    // each tick re-delivers the cached object
+    expectObservable(source.pipe(resync(periods), filter((e) => e.type === 'Sync')), '^------!').toBe('---S--S-', { S: d('Sync', 'a', a1) });
+  }));
+
+test('a period Observable: a bad value errors the stream with a TypeError naming it; its error is the stream error', (t) =>
+  runMarbles(t, ({ cold, expectObservable }) => {
+    expectObservable(cold<E>('-----').pipe(resync(cold<number>('--x', { x: -4 })))).toBe('--#', undefined, new TypeError('[informer] resync: periodMs must be a number >= 0, got -4'));
+    expectObservable(cold<E>('-----').pipe(resync(cold<number>('3--#', { 3: 3 }, new Error('periods failed'))))).toBe('---#', undefined, new Error('periods failed'));
   }));

@@ -1,5 +1,6 @@
 import test from 'ava';
 import { Registry } from 'prom-client';
+import { Subscription, type SchedulerLike } from 'rxjs';
 import { informerMetrics } from '../../src/metrics/informerMetrics.js';
 import { registerInformerMetrics } from '../../src/prometheus/index.js';
 import { applyBatch } from '../../src/store/applyBatch.js';
@@ -38,4 +39,31 @@ test('exposes each informer under conventional names, read at scrape time', asyn
   pods.onStatus({ type: 'RELISTING', reason: 'expired' });
   const again = await registry.metrics();
   t.true(again.includes('rx_informer_relists_total{informer="pods",reason="expired"} 2'), 'counters follow the collector between scrapes');
+});
+
+test('latency histograms and the objective under conventional names: cumulative buckets, _sum, _count; met and alert gauges', async (t) => {
+  const clock = 1_000;
+  const scheduler: SchedulerLike = { now: () => clock, schedule: () => new Subscription() };
+  const pods = informerMetrics({ scheduler, objective: { quantile: 0.95, targetMs: 200, alertMs: 5000, windowMs: 60_000 } });
+  const registry = new Registry();
+  registerInformerMetrics(registry, () => [{ name: 'pods', metrics: () => pods.read() }]);
+  const absent = await registry.metrics();
+  t.false(absent.includes('rx_informer_latency_objective_met{'), 'no data: no met gauge yet');
+  pods.onEvent({ type: 'MODIFIED', object: configMap('a'), receivedAt: clock - 3 });
+  pods.onEvent({ type: 'MODIFIED', object: configMap('a'), receivedAt: clock - 300 });
+  pods.onUpdate({ snapshot: emptySnapshot(), changes: [], errors: [] });
+  const text = await registry.metrics();
+  const line = (name: string) => text.split('\n').find((l) => l.startsWith(name));
+  t.truthy(text.includes('# TYPE rx_informer_event_latency_seconds histogram'));
+  t.is(line('rx_informer_event_latency_seconds_bucket{informer="pods",le="0.0025"}'), 'rx_informer_event_latency_seconds_bucket{informer="pods",le="0.0025"} 0');
+  t.is(line('rx_informer_event_latency_seconds_bucket{informer="pods",le="0.005"}'), 'rx_informer_event_latency_seconds_bucket{informer="pods",le="0.005"} 1');
+  t.is(line('rx_informer_event_latency_seconds_bucket{informer="pods",le="0.5"}'), 'rx_informer_event_latency_seconds_bucket{informer="pods",le="0.5"} 2');
+  t.is(line('rx_informer_event_latency_seconds_bucket{informer="pods",le="+Inf"}'), 'rx_informer_event_latency_seconds_bucket{informer="pods",le="+Inf"} 2');
+  t.is(line('rx_informer_event_latency_seconds_count{informer="pods"}'), 'rx_informer_event_latency_seconds_count{informer="pods"} 2');
+  t.is(line('rx_informer_event_latency_seconds_sum{informer="pods"}'), 'rx_informer_event_latency_seconds_sum{informer="pods"} 0.303');
+  t.truthy(text.includes('# TYPE rx_informer_watch_lag_seconds histogram'));
+  t.is(line('rx_informer_watch_lag_seconds_count{informer="pods"}'), 'rx_informer_watch_lag_seconds_count{informer="pods"} 0');
+  // 1 of 2 samples over 200 ms: 50 % > 5 %, breached
+  t.is(line('rx_informer_latency_objective_met{informer="pods"}'), 'rx_informer_latency_objective_met{informer="pods"} 0');
+  t.is(line('rx_informer_latency_objective_alert{informer="pods"}'), 'rx_informer_latency_objective_alert{informer="pods"} 0');
 });

@@ -217,6 +217,43 @@ test('an exec plugin whose output is not JSON (it printed the bare token) never 
   }
 });
 
+test('an exec plugin that fails with credentials on its stderr: the failure shows, scrubbed; no token, key or password does', async (t) => {
+  const token = secret('stderrtoken');
+  const bearer = secret('bearer');
+  const password = 'hunter2-' + secret('password').slice(0, 8);
+  const key = randomBytes(96).toString('base64');
+  const jwt = `eyJ${b64('{"alg":"RS256"}').slice(3)}.${Buffer.from(secret('claims')).toString('base64url')}.${secret('sig')}`;
+  const bare = randomBytes(24).toString('base64url');
+  const stderr = [
+    'error: could not refresh the credentials for cluster c',
+    `token=${token}`,
+    `Authorization: Bearer ${bearer}`,
+    `{"password": "${password}"}`,
+    '-----BEGIN RSA PRIVATE KEY-----',
+    ...(key.match(/.{1,64}/g) ?? []),
+    '-----END RSA PRIVATE KEY-----',
+    `cached id token ${jwt} expired`,
+    `session ${bare}`,
+  ].join('\n');
+  const dir = await mkdtemp(join(tmpdir(), 'rx-informer-secrets-'));
+  try {
+    const plugin = join(dir, 'failing.mjs');
+    await writeFile(plugin, `process.stderr.write(${JSON.stringify(stderr)}); process.exitCode = 1;\n`);
+    await withServer(async (server) => {
+      const exec = { apiVersion: 'client.authentication.k8s.io/v1', command: process.execPath, args: [plugin], interactiveMode: 'Never' };
+      const run = await emittedBy(kubeConfigFor(server.url, { exec }), 5000, {}, (n) => n > 3);
+      t.true(run.statuses > 0, 'the credential failure was reported');
+      const failure = run.emitted.map((e) => textOf(e)).find((text) => text.includes('cannot load credentials'));
+      t.truthy(failure, 'the failure is visible');
+      t.true(failure!.includes('could not refresh the credentials for cluster c'), 'what the plugin said, less its secrets, is kept');
+      assertNoSecrets(t, run.emitted, [token, bearer, password, key, jwt, bare]);
+      t.true(failure!.includes('[redacted]'), 'and it says something was taken out');
+    });
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
 test('an OIDC id-token that does not decode (its header is not JSON) never shows', (t) =>
   withServer(async (server) => {
     const inner = secret('oidc');

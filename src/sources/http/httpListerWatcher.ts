@@ -3,7 +3,7 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import { finalize, from, Observable, ReplaySubject, Subscription, switchMap, tap, type Subscriber } from 'rxjs';
 import { httpGet } from './httpGet.js';
 import { createLineReader } from './lineReader.js';
-import { readJson } from './readJson.js';
+import { defaultMaxBodyBytes, readJson, type BodyLimit } from './readJson.js';
 import { checkKubeConfig, createRequestContext } from './requestContext.js';
 import { resolveByDiscovery, resolveStatically, type ResolvedResource } from './resolveResource.js';
 import type { KubeObject } from '../../store/kubeObject.js';
@@ -11,6 +11,7 @@ import { KubeApiError, malformedLineError, TransportError, type KubeStatus } fro
 import type { ListerWatcher, ListRequest, ListResponse, WatchMessage, WatchRequest } from '../listerWatcher.js';
 import type { ListWatchConfig } from '../listWatchConfig.js';
 import type { ListWatchResource } from '../listWatchResource.js';
+import { wallClock } from '../wallClock.js';
 
 const acceptJson = 'application/json';
 const acceptMetadataList = 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1';
@@ -29,13 +30,13 @@ const PROGRESS: WatchMessage<never> = { type: 'PROGRESS' };
  *
  * @param kubeConfig A @kubernetes/client-node `KubeConfig` (only its current context is used).
  * @param resource The collection; `{ apiVersion, kind }` of a CRD is resolved by discovery on first use.
- * @param config Selectors, `metadataOnly`, `maxLineBytes`.
+ * @param config Selectors, `metadataOnly`, `maxLineBytes`, `maxListBytes`.
  * @see {@link listWatch}, which runs {@link reflector} over this.
  */
 export function httpListerWatcher<T = KubeObject>(
   kubeConfig: KubeConfig,
   resource: ListWatchResource,
-  config: Pick<ListWatchConfig<T>, 'labelSelector' | 'fieldSelector' | 'metadataOnly' | 'maxLineBytes'> = {},
+  config: Pick<ListWatchConfig<T>, 'labelSelector' | 'fieldSelector' | 'metadataOnly' | 'maxLineBytes' | 'maxListBytes' | 'scheduler'> = {},
 ): ListerWatcher<T> {
   return createHttpListerWatcher(kubeConfig, resource, config, {});
 }
@@ -52,7 +53,7 @@ export interface CollectionHooks {
 export function createHttpListerWatcher<T = KubeObject>(
   kubeConfig: KubeConfig,
   resource: ListWatchResource,
-  config: Pick<ListWatchConfig<T>, 'labelSelector' | 'fieldSelector' | 'metadataOnly' | 'maxLineBytes'>,
+  config: Pick<ListWatchConfig<T>, 'labelSelector' | 'fieldSelector' | 'metadataOnly' | 'maxLineBytes' | 'maxListBytes' | 'scheduler'>,
   hooks: CollectionHooks,
 ): ListerWatcher<T> {
   checkKubeConfig(kubeConfig);
@@ -61,6 +62,13 @@ export function createHttpListerWatcher<T = KubeObject>(
   if (!(Number.isInteger(maxLineBytes) && maxLineBytes > 0)) {
     throw new TypeError(`[informer] maxLineBytes must be a positive integer, got ${maxLineBytes}`);
   }
+  const maxListBytes = config.maxListBytes ?? defaultMaxBodyBytes;
+  if (!(Number.isInteger(maxListBytes) && maxListBytes > 0)) {
+    throw new TypeError(`[informer] maxListBytes must be a positive integer, got ${maxListBytes}`);
+  }
+  const listLimit: BodyLimit = { bytes: maxListBytes, option: 'maxListBytes' };
+  const scheduler = config.scheduler;
+  const now = scheduler === undefined ? wallClock : () => scheduler.now();
   const context = createRequestContext(kubeConfig);
   // R6: watch objects of another kind are dropped. Known up front for { apiVersion, kind } and
   // metadata-only; otherwise learned from the list response.
@@ -109,7 +117,7 @@ export function createHttpListerWatcher<T = KubeObject>(
       path,
       config.metadataOnly ? acceptMetadataList : acceptJson,
       { verb: 'list', resource: target.name, namespace: target.namespace },
-      (response, subscriber) => readJson(response, subscriber, learnKind, 'list', peekHead),
+      (response, subscriber) => readJson(response, subscriber, learnKind, 'list', peekHead, listLimit),
     );
 
   // Paging is serial (each page names the next), so the server used to sit idle while a page was
@@ -194,7 +202,7 @@ export function createHttpListerWatcher<T = KubeObject>(
             `${target.path}?${query.toString()}`,
             config.metadataOnly ? acceptMetadata : acceptJson,
             where,
-            (response, subscriber) => readWatch(response, subscriber, maxLineBytes, where, expectedKind),
+            (response, subscriber) => readWatch(response, subscriber, maxLineBytes, where, expectedKind, now),
           );
         }),
       ),
@@ -235,8 +243,11 @@ function readWatch<T>(
   maxLineBytes: number,
   where: { verb: string; resource: string; namespace: string | undefined },
   expectedKind: string | undefined,
+  now: () => number,
 ): void {
   subscriber.next(OPEN);
+  // When the chunk being cut into lines arrived: every event in it arrived then (read once a chunk).
+  let arrivedAt = 0;
   const reader = createLineReader(maxLineBytes, (line) => {
     let event: { type?: unknown; object?: unknown };
     try {
@@ -251,6 +262,7 @@ function readWatch<T>(
     if (type === 'ADDED' || type === 'MODIFIED' || type === 'DELETED' || type === 'BOOKMARK') {
       const kind = (event.object as { kind?: unknown }).kind;
       if (expectedKind !== undefined && type !== 'BOOKMARK' && typeof kind === 'string' && kind !== expectedKind) return;
+      if (type !== 'BOOKMARK') (event as { receivedAt?: number }).receivedAt = arrivedAt;
       subscriber.next(event as WatchMessage<T>);
     } else if (type === 'ERROR') {
       const status = event.object as KubeStatus;
@@ -261,6 +273,7 @@ function readWatch<T>(
   });
   const onData = (chunk: Buffer): void => {
     if (subscriber.closed) return;
+    arrivedAt = now();
     try {
       if (!reader.push(chunk)) subscriber.next(PROGRESS);
     } catch (error) {

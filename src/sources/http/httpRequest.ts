@@ -3,6 +3,7 @@ import { request as httpsRequestFn } from 'node:https';
 import { Observable, type Subscriber } from 'rxjs';
 import { KubeApiError, TransportError, type KubeStatus } from '../../errors.js';
 import type { RequestContext } from './requestContext.js';
+import { scrubCredentials } from './scrubCredentials.js';
 
 /** What names a request in errors: `cannot <verb> <resource> in namespace <namespace>`. */
 export interface RequestTarget {
@@ -113,13 +114,17 @@ export function httpRequest<R>(
 /**
  * Loading credentials failed. V8's JSON.parse errors quote the start of the text they choke on, and
  * that text is an exec plugin's output or a decoded OIDC id-token, which hold the token: such an
- * error is replaced by a message without the text (and is not kept as the cause).
+ * error is replaced by a message without the text. Any other failure's message may be what an
+ * exec plugin printed on stderr (client-node rejects with it as is), so it is shown scrubbed of
+ * whatever looks like a credential, and the original error is not kept as the cause.
  */
 function credentialError(verb: string, error: unknown): TransportError {
   if (error instanceof SyntaxError) {
     return new TransportError(verb, 'cannot load credentials: an exec plugin output or a token did not parse as JSON (not shown: it may hold secrets)');
   }
-  return new TransportError(verb, `cannot load credentials: ${(error as Error)?.message ?? error}`, { cause: error });
+  const text = scrubCredentials(String((error as Error)?.message ?? error).trim());
+  const code = (error as { code?: unknown })?.code;
+  return new TransportError(verb, `cannot load credentials: ${text}`, typeof code === 'string' ? { code } : {});
 }
 
 function apiError(target: RequestTarget, code: number, body: string, retryAfter: string | string[] | undefined): KubeApiError {

@@ -65,7 +65,8 @@ export interface RelistingStatus {
 
 /**
  * Something failed. `error` is a {@link KubeApiError}, a {@link TransportError} (its `reason` says
- * how the transport failed) or a {@link TransformError}; `permanent` is true for 403 and 404
+ * how the transport failed), a {@link TransformError}, or an {@link InformerError} with reason
+ * `hook` when `afterList` threw (the watch starts anyway, no backoff follows); `permanent` is true for 403 and 404
  * (retried slowly, or fatal with `fatalErrors: 'permanent'`) and for an invalid request, 400 or
  * 422 (fatal unless `fatalErrors: 'never'`).
  *

@@ -3,7 +3,7 @@
  * types, and {@link resolveReflectorConfig}, which checks them at call time and fills in every
  * default. Everything else in the reflector reads the resolved config, never the raw one.
  */
-import { asyncScheduler, type SchedulerLike } from 'rxjs';
+import { asyncScheduler, type ObservableInput, type SchedulerLike } from 'rxjs';
 import type { ListWatchStatus } from './listWatchStatus.js';
 
 /**
@@ -25,6 +25,18 @@ export interface BackoffConfig {
   readonly resetAfter?: number;
   /** Source of `U[0,1)`; default `Math.random`. Tests pass a constant. */
   readonly random?: () => number;
+}
+
+/** What {@link ReflectorConfig.afterList} is told about the list that just completed. */
+export interface ListCompleted {
+  /** The resourceVersion the list is complete at (that of its `LIST_DONE`). */
+  readonly resourceVersion: string;
+  /** How many objects it held. */
+  readonly items: number;
+  /** False for the first list of this subscription, true for every relist after it. */
+  readonly relist: boolean;
+  /** A streaming list (R11): its watch is already running, so the hook cannot delay it. */
+  readonly streaming: boolean;
 }
 
 /** Options of {@link reflector}; {@link ListWatchConfig} adds the HTTP ones. */
@@ -78,6 +90,19 @@ export interface ReflectorConfig<T> {
    * ```
    */
   readonly onStatus?: (status: ListWatchStatus) => void;
+  /**
+   * Called after each LIST completes (its `LIST_DONE` is emitted) and before the WATCH starts: the
+   * point to clear local state a relist made stale, or to check what was listed. It **may delay
+   * the watch**: when it returns a Promise or an Observable, the WATCH request is made once that
+   * settles (completes, for an Observable), so events are not missed, only held on the server;
+   * keep it short, the watch's resourceVersion ages meanwhile (a 410 then means a relist).
+   * A throw, a rejection or an error is reported as an `ERROR` status (an `InformerError`,
+   * reason `hook`) and the watch starts anyway: the hook never stops the source. Unsubscribing
+   * while it runs unsubscribes its Observable. With a streaming list it is called at the
+   * initial-events-end bookmark and only observes. Inside {@link informer}, the store has not
+   * necessarily applied the list yet; use the informer's `onSynced` to look at the cache.
+   */
+  readonly afterList?: (listed: ListCompleted) => void | ObservableInput<unknown>;
   /** Runs every timer (backoff, watchdog, very-short-watch clock). Default `asyncScheduler`. */
   readonly scheduler?: SchedulerLike;
   /** Aborting it is the same as unsubscribing, except that the Observable completes. */
@@ -113,6 +138,7 @@ export interface ResolvedReflectorConfig<T> {
   readonly backoff: ResolvedBackoffConfig;
   readonly transform: ((object: T) => T) | undefined;
   readonly onStatus: ((status: ListWatchStatus) => void) | undefined;
+  readonly afterList: ((listed: ListCompleted) => void | ObservableInput<unknown>) | undefined;
   readonly scheduler: SchedulerLike;
   readonly signal: AbortSignal | undefined;
 }
@@ -132,7 +158,7 @@ export function resolveReflectorConfig<T>(config: ReflectorConfig<T>): ResolvedR
   }
   oneOf('fatalErrors', config.fatalErrors, ['transient', 'permanent', 'never']);
   oneOf('listSemantic', config.listSemantic, ['any', 'mostRecent']);
-  for (const name of ['transform', 'onStatus'] as const) {
+  for (const name of ['transform', 'onStatus', 'afterList'] as const) {
     if (config[name] !== undefined && typeof config[name] !== 'function') {
       throw new TypeError(`[informer] ${name} must be a function`);
     }
@@ -149,6 +175,7 @@ export function resolveReflectorConfig<T>(config: ReflectorConfig<T>): ResolvedR
     backoff: resolveBackoffConfig(config.backoff),
     transform: config.transform,
     onStatus: config.onStatus,
+    afterList: config.afterList,
     scheduler: config.scheduler ?? asyncScheduler,
     signal: config.signal,
   };

@@ -3,13 +3,13 @@
  * report, start the one in-flight request, run the backoff timer, fail — and feeds the ends of
  * requests and timers back as inputs. It decides nothing about what comes next.
  */
-import type { Observer, Subscriber, Subscription, TeardownLogic } from 'rxjs';
-import { TransformError, TransportError } from '../../errors.js';
+import { from, type Observer, type Subscriber, type Subscription, type TeardownLogic } from 'rxjs';
+import { hookError, TransformError, TransportError } from '../../errors.js';
 import type { ListerWatcher, ListRequest, ListResponse, WatchRequest } from '../listerWatcher.js';
 import type { RawEvent } from '../rawEvent.js';
 import type { ListWatchStatus } from './listWatchStatus.js';
 import { createBackoff } from './backoff.js';
-import type { ResolvedReflectorConfig } from './reflectorConfig.js';
+import type { ListCompleted, ResolvedReflectorConfig } from './reflectorConfig.js';
 import { initialMemory, type BackOffEffect, type ReflectorEffect, type ReflectorInput, type ReflectorState } from './reflectorState.js';
 import { reflectorStep } from './reflectorStep.js';
 import { createRequestSlot } from './requestSlot.js';
@@ -44,6 +44,13 @@ export function runReflector<T>(
   const slot = createRequestSlot(scheduler, config.idleTimeout, fatal);
   let state: ReflectorState = { kind: 'idle', memory: initialMemory };
   let timer: Subscription | undefined;
+  // afterList: the list that just completed (from its pages and LIST_DONE), until the hook is called;
+  // the hook's Observable while the watch waits for it.
+  let itemsListed = 0;
+  let lists = 0;
+  let completed: ListCompleted | undefined;
+  let hook: Subscription | undefined;
+  let stepFrom: ReflectorState['kind'] = 'idle';
 
   // Every status goes to onStatus, then in band, so a consumer of the stream alone sees the same sequence.
   const report = (status: ListWatchStatus): void => {
@@ -52,12 +59,15 @@ export function runReflector<T>(
   };
 
   const drive = (input: ReflectorInput<T>): void => {
+    stepFrom = state.kind;
     const step = reflectorStep(state, input, config);
     state = step.state;
     for (const effect of step.effects) {
       if (subscriber.closed) return;
       perform(effect);
     }
+    // A list completed without a watch to start (a streaming list's watch runs on): the hook observes.
+    if (completed !== undefined && !subscriber.closed) runAfterList(undefined);
   };
   const guard = (input: ReflectorInput<T>): void => {
     try {
@@ -71,13 +81,14 @@ export function runReflector<T>(
   const perform = (effect: ReflectorEffect<T>): void => {
     switch (effect.type) {
       case 'emit':
+        if (config.afterList !== undefined) noteListProgress(effect.event);
         return subscriber.next(effect.event);
       case 'status':
         return report(effect.status);
       case 'list':
         return startList(effect.request);
       case 'watch':
-        return startWatch(effect.request);
+        return completed === undefined ? startWatch(effect.request) : runAfterList(effect.request);
       case 'backOff':
         return startBackoff(effect);
       case 'fail':
@@ -92,6 +103,49 @@ export function runReflector<T>(
   const startWatch = (request: WatchRequest): void => {
     watchObserver.begin(request, state.memory.lastSyncRV);
     slot.start(listerWatcher.watch(request), watchObserver, 'watch');
+  };
+
+  const noteListProgress = (event: RawEvent<T>): void => {
+    if (event.type === 'LIST_START') itemsListed = 0;
+    else if (event.type === 'LIST_PAGE') itemsListed = event.itemsSoFar;
+    else if (event.type === 'LIST_DONE') {
+      completed = { resourceVersion: event.resourceVersion, items: itemsListed, relist: lists > 0, streaming: stepFrom === 'streaming' };
+      lists++;
+    }
+  };
+
+  // Calls afterList with the list that completed; `request` is the watch it may delay.
+  const runAfterList = (request: WatchRequest | undefined): void => {
+    const listed = completed!;
+    completed = undefined;
+    const failed = (cause: unknown): void => {
+      report({ type: 'ERROR', error: hookError('afterList', cause), permanent: false });
+    };
+    let result: ReturnType<NonNullable<typeof config.afterList>>;
+    try {
+      result = config.afterList!(listed);
+    } catch (cause) {
+      failed(cause);
+      result = undefined;
+    }
+    if (result === undefined || result === null) {
+      if (request !== undefined && !subscriber.closed) startWatch(request);
+      return;
+    }
+    let done = false;
+    const settle = (): void => {
+      if (done) return;
+      done = true;
+      hook = undefined;
+      if (request !== undefined && !subscriber.closed) startWatch(request);
+    };
+    try {
+      const subscription = from(result).subscribe({ error: (cause: unknown) => (failed(cause), settle()), complete: settle });
+      if (!done) hook = subscription;
+    } catch (cause) {
+      failed(cause); // not an ObservableInput
+      settle();
+    }
   };
 
   const startBackoff = (effect: BackOffEffect): void => {
@@ -112,6 +166,8 @@ export function runReflector<T>(
     slot.cancel();
     timer?.unsubscribe();
     timer = undefined;
+    hook?.unsubscribe();
+    hook = undefined;
     listerWatcher.closeIdleConnections?.();
   };
 }

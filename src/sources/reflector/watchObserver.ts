@@ -116,7 +116,7 @@ export function createWatchObserver<T>(context: WatchObserverContext<T>): WatchO
       if (message.type !== 'ADDED') besidesAdded = true;
       const rv = resourceVersionOf(message.object);
       const object = transform(message.object);
-      subscriber.next(object === message.object ? message : { type: message.type, object });
+      subscriber.next(object === message.object ? message : message.receivedAt === undefined ? { type: message.type, object } : { type: message.type, object, receivedAt: message.receivedAt });
       if ((propagate || besidesAdded) && rv !== undefined) lastRV = rv;
     },
     error: (error: unknown) => ended(error),

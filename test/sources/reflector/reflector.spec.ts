@@ -1,11 +1,11 @@
 import test from 'ava';
 import type { ExecutionContext } from 'ava';
 import { TestScheduler } from 'rxjs/testing';
-import type { Observable } from 'rxjs';
+import { Observable, throwError, timer } from 'rxjs';
 import { reflector } from '../../../src/sources/reflector/reflector.js';
 import type { ReflectorConfig } from '../../../src/sources/reflector/reflectorConfig.js';
 import type { ListResponse, WatchMessage } from '../../../src/sources/listerWatcher.js';
-import { TransportError } from '../../../src/errors.js';
+import { InformerError, TransportError } from '../../../src/errors.js';
 import type { KubeObject } from '../../../src/store/kubeObject.js';
 import type { ListWatchStatus } from '../../../src/sources/reflector/listWatchStatus.js';
 import { apiError, bookmark, cm, fakeListerWatcher, page, statusSummary, type Seen } from '../fakeListerWatcher.js';
@@ -674,4 +674,81 @@ test('arguments are validated at call time', (t) => {
   t.throws(() => reflector(lw, { pageSize: 0 }), { instanceOf: TypeError, message: /pageSize/ });
   t.throws(() => reflector(lw, { backoff: { initialDelay: -1 } }), { instanceOf: TypeError, message: /initialDelay/ });
   t.throws(() => reflector(lw, { fatalErrors: 'sometimes' as 'permanent' }), { instanceOf: TypeError });
+});
+
+/* ---------------------------------------------------------------- afterList: the hook between a LIST and its WATCH */
+
+test('afterList: called after each LIST with what was listed; an Observable it returns delays the WATCH until it completes', (t) => {
+  const calls: string[] = [];
+  const o = scenario(
+    t,
+    (cold) => ({
+      lists: [cold('--(a|)', { a: page([cm('a', '5'), cm('b', '5')], '10') }), cold('-(a|)', { a: page([cm('a', '12')], '12') })],
+      watches: [cold('-o-#', { o: OPEN }, apiError('watch', 410, 'Expired')), cold('-o', { o: OPEN })],
+    }),
+    100,
+    {
+      backoff: { initialDelay: 5, random: () => 0 },
+      afterList: (listed) => {
+        calls.push(JSON.stringify(listed));
+        return timer(20); // virtual time: TestScheduler.run() makes timer() use it
+      },
+    },
+  );
+  // list done at 2, watch at 22; it fails at 25, 5 ms of backoff: relist at 30, done at 31, watch at 51
+  t.deepEqual(
+    o.seen.map((s) => `${s.at} ${s.verb}`),
+    ['0 list', '22 watch', '30 list', '51 watch'],
+  );
+  t.deepEqual(o.events, ['0 LIST_START', '2 PAGE1(a,b)', '2 DONE(10)', '30 LIST_START', '31 PAGE1(a)', '31 DONE(12)']);
+  t.is(o.pending, 0);
+  t.deepEqual(calls, [
+    JSON.stringify({ resourceVersion: '10', items: 2, relist: false, streaming: false }),
+    JSON.stringify({ resourceVersion: '12', items: 1, relist: true, streaming: false }),
+  ]);
+});
+
+test('afterList: a hook that throws, or whose Observable errors, is reported as ERROR (InformerError hook) and the WATCH starts at once', (t) => {
+  for (const afterList of [
+    () => {
+      throw new Error('boom');
+    },
+    () => throwError(() => new Error('boom later')),
+  ]) {
+    const o = scenario(t, (cold) => ({ lists: [cold('-(a|)', { a: page([cm('a', '5')], '5') })], watches: [cold('-o', { o: OPEN })] }), 50, { afterList });
+    t.deepEqual(o.seen.map((s) => `${s.at} ${s.verb}`), ['0 list', '1 watch']);
+    const error = o.raw.find((s) => s.type === 'ERROR');
+    t.true(error?.type === 'ERROR' && error.error instanceof InformerError && error.error.reason === 'hook' && /afterList threw: boom/.test(error.error.message) && !error.permanent, JSON.stringify(o.statuses));
+    t.deepEqual(o.statuses.slice(-1), ['2 WATCHING(5)']);
+  }
+});
+
+test('afterList: unsubscribing while it runs cancels it and starts no WATCH', (t) => {
+  let cancelled = false;
+  const o = scenario(t, (cold) => ({ lists: [cold('-(a|)', { a: page([], '5') })], watches: [cold('-o', { o: OPEN })] }), 30, {
+    afterList: () => new Observable<never>(() => () => void (cancelled = true)),
+  });
+  t.deepEqual(o.seen.map((s) => s.verb), ['list']);
+  t.true(cancelled);
+  t.is(o.pending, 0);
+});
+
+test('afterList with a streaming list: called at the initial-events-end bookmark; it only observes (the stream goes on)', (t) => {
+  const calls: unknown[] = [];
+  const o = scenario(
+    t,
+    (cold) => ({
+      lists: [],
+      watches: [cold('-o-a-e-m', { o: OPEN, a: ev('ADDED', 'x', '5'), e: bookmark('6', true), m: ev('MODIFIED', 'x', '7') })],
+    }),
+    50,
+    { streamingList: true, afterList: (listed) => void calls.push(listed) },
+  );
+  t.deepEqual(calls, [{ resourceVersion: '6', items: 1, relist: false, streaming: true }]);
+  t.deepEqual(o.events, ['0 LIST_START', '5 PAGE1(x)', '5 DONE(6)', '7 MODIFIED(x@7)']);
+});
+
+test('afterList must be a function: a TypeError at the call', (t) => {
+  const { lw } = fakeListerWatcher(new TestScheduler(() => undefined), [], []);
+  t.throws(() => reflector(lw, { afterList: 42 as never }), { instanceOf: TypeError, message: /afterList must be a function/ });
 });

@@ -1,0 +1,100 @@
+/**
+ * A latency objective (an SLO) over a sliding window: what {@link informerMetrics} evaluates when
+ * given `objective`, as a state and its figures. The window is kept as twenty slices of counts, so
+ * memory does not grow with the event rate.
+ */
+
+/** A latency objective: "the `quantile` of the window's latencies is at most `targetMs`", with an alert above `alertMs`. */
+export interface LatencyObjective {
+  /** Which latency: the pipeline's own (socket to subscribers, default) or the watch lag (the server's write to subscribers). */
+  readonly of?: 'pipeline' | 'watchLag';
+  /** The quantile the target holds for, in (0, 1); default 0.95. */
+  readonly quantile?: number;
+  /** The target, ms: met while at least `quantile` of the window's samples took at most this long. */
+  readonly targetMs: number;
+  /** Alert when any sample of the window took longer than this, ms; default none. */
+  readonly alertMs?: number;
+  /** The window, ms; default 60 000. Evaluated to a twentieth of it. */
+  readonly windowMs?: number;
+}
+
+/**
+ * Where a {@link LatencyObjective} stands: `noData` — no sample in the window; `met`; `breached` —
+ * more than `1 - quantile` of the window's samples were over the target; `alert` — some sample
+ * was over `alertMs` (whether or not the target is met).
+ */
+export interface LatencyObjectiveStatus {
+  readonly state: 'noData' | 'met' | 'breached' | 'alert';
+  /** Samples in the window, and how many of them were over the target and over the alert threshold. */
+  readonly samples: number;
+  readonly overTarget: number;
+  readonly overAlert: number;
+  /** The longest sample of the window, ms. */
+  readonly maxMs: number | undefined;
+  /** The objective, resolved: quantile, target, alert threshold and window. */
+  readonly quantile: number;
+  readonly targetMs: number;
+  readonly alertMs: number | undefined;
+  readonly windowMs: number;
+}
+
+/** @internal A window of samples being evaluated against one objective. */
+export interface ObjectiveWindow {
+  readonly of: 'pipeline' | 'watchLag';
+  /** The slice length, ms: how often the window moves on. */
+  readonly sliceMs: number;
+  record(now: number, ms: number): void;
+  evaluate(now: number): LatencyObjectiveStatus;
+}
+
+const SLICES = 20;
+
+/** @internal Checks an objective (a `TypeError` naming what is wrong) and creates its window. */
+export function objectiveWindow(objective: LatencyObjective): ObjectiveWindow {
+  const { of = 'pipeline', quantile = 0.95, targetMs, alertMs, windowMs = 60_000 } = objective;
+  if (of !== 'pipeline' && of !== 'watchLag') throw new TypeError(`[informer] objective.of must be 'pipeline' or 'watchLag', got ${String(of)}`);
+  if (!(quantile > 0 && quantile < 1)) throw new TypeError(`[informer] objective.quantile must be in (0, 1), got ${String(quantile)}`);
+  if (!(typeof targetMs === 'number' && targetMs >= 0 && Number.isFinite(targetMs))) throw new TypeError(`[informer] objective.targetMs must be a finite number >= 0, got ${String(targetMs)}`);
+  if (alertMs !== undefined && !(typeof alertMs === 'number' && alertMs >= 0)) throw new TypeError(`[informer] objective.alertMs must be a number >= 0, got ${String(alertMs)}`);
+  if (!(typeof windowMs === 'number' && windowMs > 0 && Number.isFinite(windowMs))) throw new TypeError(`[informer] objective.windowMs must be a finite number > 0, got ${String(windowMs)}`);
+  const sliceMs = windowMs / SLICES;
+  // Slice i of the ring holds the samples of time slice `index[i]` (time / sliceMs, floored).
+  const index = new Float64Array(SLICES).fill(-1);
+  const samples = new Float64Array(SLICES);
+  const over = new Float64Array(SLICES);
+  const alerts = new Float64Array(SLICES);
+  const max = new Float64Array(SLICES);
+  const resolved = { quantile, targetMs, alertMs, windowMs };
+  return {
+    of,
+    sliceMs,
+    record(now, ms) {
+      const slice = Math.floor(now / sliceMs);
+      const i = slice % SLICES;
+      if (index[i] !== slice) {
+        index[i] = slice;
+        samples[i] = over[i] = alerts[i] = max[i] = 0;
+      }
+      samples[i]!++;
+      if (ms > targetMs) over[i]!++;
+      if (alertMs !== undefined && ms > alertMs) alerts[i]!++;
+      if (ms > max[i]!) max[i] = ms;
+    },
+    evaluate(now) {
+      const current = Math.floor(now / sliceMs);
+      let n = 0;
+      let overTarget = 0;
+      let overAlert = 0;
+      let maxMs = 0;
+      for (let i = 0; i < SLICES; i++) {
+        if (!(index[i]! > current - SLICES && index[i]! <= current)) continue;
+        n += samples[i]!;
+        overTarget += over[i]!;
+        overAlert += alerts[i]!;
+        if (max[i]! > maxMs) maxMs = max[i]!;
+      }
+      const state = n === 0 ? 'noData' : overAlert > 0 ? 'alert' : overTarget > n * (1 - quantile) + 1e-9 ? 'breached' : 'met';
+      return Object.freeze({ state, samples: n, overTarget, overAlert, maxMs: n === 0 ? undefined : maxMs, ...resolved });
+    },
+  };
+}
