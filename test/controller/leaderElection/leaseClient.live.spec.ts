@@ -1,0 +1,56 @@
+/**
+ * leaseClient over HTTP against the in-process API server (real time; no sleeps: conditions are
+ * polled): get / create / update with the API server's 409s, and two electors handing over.
+ */
+import test from 'ava';
+import { firstValueFrom } from 'rxjs';
+import { createTestApiServer } from '../../../src/testServer/createTestApiServer.js';
+import { leaderElection } from '../../../src/controller/leaderElection/leaderElection.js';
+import { leaseClient } from '../../../src/controller/leaderElection/leaseClient.js';
+import { newLease, heldLease } from '../../../src/controller/leaderElection/lease.js';
+import type { Leadership } from '../../../src/controller/leaderElection/electionState.js';
+
+const ref = { namespace: 'default', name: 'lock' };
+
+async function until(condition: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+test.serial('get, create and update, with the API server refusing a stale write or a second create with 409', async (t) => {
+  const server = await createTestApiServer();
+  t.teardown(() => server.close());
+  const client = leaseClient(server.kubeConfig);
+  t.is(await firstValueFrom(client.get(ref)), undefined, '404 is undefined');
+  const created = (await firstValueFrom(client.create(newLease(ref, { a: 'b' }, { identity: 'me', leaseDurationSeconds: 15, now: Date.UTC(2026, 0, 1) }))))!;
+  t.like(created, { kind: 'Lease', metadata: { name: 'lock', labels: { a: 'b' } }, spec: { holderIdentity: 'me', renewTime: '2026-01-01T00:00:00.000000Z' } });
+  t.truthy(created.metadata?.resourceVersion);
+  const renewed = (await firstValueFrom(client.update(heldLease(created, { identity: 'me', leaseDurationSeconds: 15, now: Date.UTC(2026, 0, 1, 0, 0, 2) }))))!;
+  t.like(await firstValueFrom(client.get(ref)), { spec: { renewTime: '2026-01-01T00:00:02.000000Z' }, metadata: { resourceVersion: renewed.metadata!.resourceVersion } });
+  await t.throwsAsync(firstValueFrom(client.update(heldLease(created, { identity: 'other', leaseDurationSeconds: 15, now: 0 }))), { name: 'KubeApiError', message: /cannot update leases in namespace default/ }).then((e) => t.is((e as unknown as { code: number }).code, 409));
+  const again = await t.throwsAsync(firstValueFrom(client.create(created)));
+  t.is((again as unknown as { code: number }).code, 409);
+  t.throws(() => leaseClient({} as never), { instanceOf: TypeError });
+});
+
+test.serial('two electors over HTTP: one leads; when it unsubscribes with releaseOnCancel the other takes over at its next try', async (t) => {
+  const server = await createTestApiServer();
+  t.teardown(() => server.close());
+  const timing = { leaseDurationMs: 2_000, renewDeadlineMs: 1_500, retryPeriodMs: 200 };
+  const seen: Record<string, Leadership[]> = { a: [], b: [] };
+  const a = leaderElection({ leases: leaseClient(server.kubeConfig), lease: ref, identity: 'a', releaseOnCancel: true, ...timing }).subscribe((l) => seen.a!.push(l));
+  await until(() => seen.a!.some((l) => l.state === 'leading'), 'a to lead');
+  const b = leaderElection({ leases: leaseClient(server.kubeConfig), lease: ref, identity: 'b', ...timing }).subscribe((l) => seen.b!.push(l));
+  t.teardown(() => b.unsubscribe());
+  await until(() => seen.b!.length > 0, 'b to observe');
+  t.deepEqual(seen.b![0], { state: 'following', holder: 'a' });
+  const stoppedAt = Date.now();
+  a.unsubscribe();
+  await until(() => seen.b!.some((l) => l.state === 'leading'), 'b to lead');
+  t.true(Date.now() - stoppedAt < 2_000, 'sooner than the lease duration: the lease was released');
+  const lease = await firstValueFrom(leaseClient(server.kubeConfig).get(ref));
+  t.like(lease, { spec: { holderIdentity: 'b', leaseTransitions: 1 } });
+});
