@@ -3,6 +3,7 @@
  * `tryAcquireOrRenew`, its acquire and renew loops and its release as one pure function. No clock
  * (inputs carry their time) and no I/O (effects ask for it).
  */
+import { ControllerError } from '../../errors.js';
 import { durationMsOf, heldLease, holderOf, newLease, recordKeyOf, releasedLease, transitionsOf, type Lease, type RecordWrite } from './lease.js';
 import type { ResolvedElectionConfig } from './leaderElectionConfig.js';
 import { jitterFactor } from './leaderElectionConfig.js';
@@ -207,5 +208,5 @@ function write(c: ElectionStepConfig, now: number): RecordWrite {
 }
 
 function isConflict(error: unknown): boolean {
-  return (error as { code?: unknown } | null)?.code === 409;
+  return error instanceof ControllerError && error.reason === 'conflict';
 }

@@ -1,15 +1,15 @@
 import type { KubeConfig } from '@kubernetes/client-node';
-import type { Observable } from 'rxjs';
-import { checkKubeConfig, createRequestContext } from '../../sources/http/requestContext.js';
-import type { Lease, LeaseRef } from './lease.js';
-import { stopgapRequest } from './stopgapRequest.js';
+import { Observable } from 'rxjs';
+import { resourceClient, type RequestOptions, type ResourceClient } from '../writes/resourceClient.js';
+import { leaseType, type Lease, type LeaseRef } from './lease.js';
 
 /**
  * The Lease I/O leader election needs, as cold Observables (one value, then complete; unsubscribing
- * cancels the request). {@link leaseClient} implements it over HTTP; tests pass a fake.
+ * cancels the request). {@link leaseClient} implements it over the toolkit's resource client; tests
+ * pass a fake.
  *
- * A lost race is an error with `code: 409` (a {@link KubeApiError}, as the API server says it):
- * `create` of a lease that exists, `update` of a lease whose resourceVersion moved on.
+ * A lost race is a {@link ControllerError} with reason `conflict` (the API server's 409): `create`
+ * of a lease that exists, `update` of a lease whose resourceVersion moved on.
  */
 export interface LeaseClient {
   /** The lease, or `undefined` when there is none (404). */
@@ -21,8 +21,9 @@ export interface LeaseClient {
 }
 
 /**
- * A {@link LeaseClient} over a KubeConfig (its current context), through the library's HTTP layer:
- * credentials and TLS as the informers use them, keep-alive connections.
+ * A {@link LeaseClient} over the library's HTTP layer: a {@link resourceClient} of the KubeConfig
+ * (credentials and TLS as the informers use them, keep-alive connections, a 401 retried once), or
+ * the one given.
  *
  * ## Example
  * ```ts
@@ -34,24 +35,35 @@ export interface LeaseClient {
  * leaseClient(kubeConfig).get({ namespace: 'kube-system', name: 'kube-scheduler' }).subscribe((lease) => console.log(lease?.spec?.holderIdentity));
  * ```
  *
- * @param kubeConfig client-node's KubeConfig.
- * @returns the client.
- * @throws {TypeError} unless `kubeConfig` is a KubeConfig.
+ * @param client a KubeConfig, or a resource client to share.
+ * @returns the Lease client.
+ * @throws {TypeError} unless `client` is a KubeConfig or a resource client.
  */
-export function leaseClient(kubeConfig: KubeConfig): LeaseClient {
-  checkKubeConfig(kubeConfig);
-  const context = createRequestContext(kubeConfig);
-  const path = (namespace: string, name?: string): string => `/apis/coordination.k8s.io/v1/namespaces/${encodeURIComponent(namespace)}/leases${name === undefined ? '' : `/${encodeURIComponent(name)}`}`;
-  const send = (verb: string, method: 'GET' | 'POST' | 'PUT', namespace: string, name: string | undefined, body?: Lease): Observable<Lease | undefined> =>
-    stopgapRequest(context, { method, path: path(namespace, name), body, verb, resource: 'leases', namespace }) as Observable<Lease | undefined>;
-  const where = (lease: Lease): { namespace: string; name: string } => {
-    const { namespace, name } = lease.metadata ?? {};
-    if (!namespace || !name) throw new TypeError('[informer] leaseClient: a lease needs metadata.namespace and metadata.name');
-    return { namespace, name };
-  };
+export function leaseClient(client: KubeConfig | ResourceClient): LeaseClient {
+  const resources = isResourceClient(client) ? client : resourceClient(client);
   return {
-    get: (ref) => send('get', 'GET', ref.namespace, ref.name),
-    create: (lease) => send('create', 'POST', where(lease).namespace, undefined, lease) as Observable<Lease>,
-    update: (lease) => send('update', 'PUT', where(lease).namespace, where(lease).name, lease) as Observable<Lease>,
+    get: (ref) => fromRequest((options) => resources.get<Lease>({ ...leaseType, namespace: ref.namespace, name: ref.name }, options)),
+    create: (lease) => fromRequest((options) => resources.create<Lease>(lease, options)),
+    update: (lease) => fromRequest((options) => resources.replace<Lease>(lease, options)),
   };
+}
+
+/** @internal A cold Observable of one request: sent on subscribe, aborted on unsubscribe. */
+export function fromRequest<T>(send: (options: RequestOptions) => Promise<T>): Observable<T> {
+  return new Observable<T>((subscriber) => {
+    const abort = new AbortController();
+    send({ signal: abort.signal }).then(
+      (value) => {
+        subscriber.next(value);
+        subscriber.complete();
+      },
+      (error: unknown) => abort.signal.aborted || subscriber.error(error),
+    );
+    return () => abort.abort();
+  });
+}
+
+function isResourceClient(value: unknown): value is ResourceClient {
+  const candidate = value as Partial<ResourceClient> | null;
+  return candidate !== null && typeof candidate === 'object' && typeof candidate.replace === 'function' && typeof candidate.patch === 'function';
 }

@@ -7,6 +7,7 @@
 import test from 'ava';
 import { electionStep, type ElectionStepConfig } from '../../../src/controller/leaderElection/electionStep.js';
 import { initialElectionState, type ElectionInput, type ElectionMemory, type ElectionState } from '../../../src/controller/leaderElection/electionState.js';
+import { ControllerError } from '../../../src/errors.js';
 import { recordKeyOf, type Lease } from '../../../src/controller/leaderElection/lease.js';
 
 const c: ElectionStepConfig = {
@@ -190,7 +191,7 @@ test('release reads first and leaves a lease another candidate holds alone', (t)
 test('release retries a conflict at once and other failures after retryPeriod, until its deadline', (t) => {
   const rc = { ...c, releaseOnCancel: true };
   const s: ElectionState = { kind: 'releasing', memory: memory(), until: 11_000, phase: 'writing' };
-  const conflict = Object.assign(new Error('conflict'), { code: 409 });
+  const conflict = new ControllerError('conflict', 'lost the race');
   t.deepEqual(electionStep(s, { type: 'failed', error: conflict, ...at(1_000) }, rc).effects, [{ type: 'report', error: conflict }, { type: 'get' }]);
   const down = new Error('down');
   const later = electionStep(s, { type: 'failed', error: down, ...at(10_000) }, rc);

@@ -4,7 +4,7 @@
  * (409 as the API server answers); a replica can be cut off (its requests fail, or hang).
  */
 import { delay, map, NEVER, Observable, throwError, timer, type SchedulerAction, type SchedulerLike, type Subscription } from 'rxjs';
-import { KubeApiError, TransportError } from '../../../src/errors.js';
+import { conflictError, KubeApiError, TransportError, type ControllerError } from '../../../src/errors.js';
 import type { Lease, LeaseRef } from '../../../src/controller/leaderElection/lease.js';
 import type { LeaseClient } from '../../../src/controller/leaderElection/leaseClient.js';
 
@@ -27,8 +27,9 @@ export function fakeLeases(scheduler: SchedulerLike, latencyMs = 10): FakeLeases
   const writes: FakeLeases['writes'] = [];
   let revision = 0;
 
-  const conflict = (verb: string, ref: LeaseRef): KubeApiError =>
-    new KubeApiError({ verb, resource: 'leases', namespace: ref.namespace, code: 409, status: { kind: 'Status', reason: verb === 'create' ? 'AlreadyExists' : 'Conflict', code: 409 } });
+  // As the resource client reports a 409.
+  const conflict = (verb: string, ref: LeaseRef): ControllerError =>
+    conflictError(new KubeApiError({ verb, resource: 'leases', namespace: ref.namespace, code: 409, status: { kind: 'Status', reason: verb === 'create' ? 'AlreadyExists' : 'Conflict', code: 409 } }), `${ref.namespace}/${ref.name}`);
 
   const call = <R>(replica: string, verb: string, apply: () => R): Observable<R> => {
     const cut = cuts.get(replica);

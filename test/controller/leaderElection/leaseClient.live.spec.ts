@@ -20,7 +20,7 @@ async function until(condition: () => boolean, what: string, timeoutMs = 20_000)
   }
 }
 
-test.serial('get, create and update, with the API server refusing a stale write or a second create with 409', async (t) => {
+test.serial('get, create and update, a stale write or a second create refused as a conflict (the API server 409)', async (t) => {
   const server = await createTestApiServer();
   t.teardown(() => server.close());
   const client = leaseClient(server.kubeConfig);
@@ -30,9 +30,11 @@ test.serial('get, create and update, with the API server refusing a stale write 
   t.truthy(created.metadata?.resourceVersion);
   const renewed = (await firstValueFrom(client.update(heldLease(created, { identity: 'me', leaseDurationSeconds: 15, now: Date.UTC(2026, 0, 1, 0, 0, 2) }))))!;
   t.like(await firstValueFrom(client.get(ref)), { spec: { renewTime: '2026-01-01T00:00:02.000000Z' }, metadata: { resourceVersion: renewed.metadata!.resourceVersion } });
-  await t.throwsAsync(firstValueFrom(client.update(heldLease(created, { identity: 'other', leaseDurationSeconds: 15, now: 0 }))), { name: 'KubeApiError', message: /cannot update leases in namespace default/ }).then((e) => t.is((e as unknown as { code: number }).code, 409));
-  const again = await t.throwsAsync(firstValueFrom(client.create(created)));
-  t.is((again as unknown as { code: number }).code, 409);
+  const stale = await t.throwsAsync(firstValueFrom(client.update(heldLease(created, { identity: 'other', leaseDurationSeconds: 15, now: 0 }))), { name: 'ControllerError', message: /write conflict on default\/lock/ });
+  t.like(stale, { reason: 'conflict', cause: { code: 409 } });
+  const { metadata, ...rest } = created;
+  const again = await t.throwsAsync(firstValueFrom(client.create({ ...rest, metadata: { name: metadata!.name!, namespace: metadata!.namespace! } })));
+  t.like(again, { reason: 'conflict', cause: { code: 409 } });
   t.throws(() => leaseClient({} as never), { instanceOf: TypeError });
 });
 
