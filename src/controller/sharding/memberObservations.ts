@@ -11,32 +11,69 @@ export interface MemberObservation {
   readonly observedAt: number;
   readonly holder: string | undefined;
   readonly durationMs: number;
+  /** A fresh read after the expiry showed this same record: the member is dead until it changes. */
+  readonly confirmedDead?: boolean;
 }
 
-/** The observations after seeing `leases` (all member Leases, keyed by `namespace/name`) at `now`. */
+/** The key of a member Lease in the observations: `namespace/name`. */
+export const memberKeyOf = (lease: Lease): string => `${lease.metadata?.namespace ?? ''}/${lease.metadata?.name ?? ''}`;
+
+function observation(lease: Lease, now: number): MemberObservation {
+  return { recordKey: recordKeyOf(lease), observedAt: now, holder: holderOf(lease), durationMs: durationMsOf(lease) };
+}
+
+/** The observations after seeing `leases` (all member Leases of the ring) at `now`. */
 export function observeMembers(previous: ReadonlyMap<string, MemberObservation>, leases: Iterable<Lease>, now: number): Map<string, MemberObservation> {
   const next = new Map<string, MemberObservation>();
   for (const lease of leases) {
-    const key = `${lease.metadata?.namespace ?? ''}/${lease.metadata?.name ?? ''}`;
-    const recordKey = recordKeyOf(lease);
+    const key = memberKeyOf(lease);
     const seen = previous.get(key);
-    next.set(key, seen !== undefined && seen.recordKey === recordKey ? seen : { recordKey, observedAt: now, holder: holderOf(lease), durationMs: durationMsOf(lease) });
+    next.set(key, seen !== undefined && seen.recordKey === recordKeyOf(lease) ? seen : observation(lease, now));
   }
   return next;
 }
 
 /**
- * The holders whose records are fresh at `now` (sorted, each once), and when the next of them
- * expires (`undefined` when none will).
+ * One member Lease read afresh at `now` after its record seemed to expire: gone (deleted), dead
+ * (the same record: it has not changed for its whole duration), or alive (it changed since).
  */
-export function liveMembersAt(observations: ReadonlyMap<string, MemberObservation>, now: number): { readonly members: readonly string[]; readonly nextExpiry: number | undefined } {
+export function confirmMember(previous: ReadonlyMap<string, MemberObservation>, key: string, lease: Lease | undefined, now: number): Map<string, MemberObservation> {
+  const next = new Map(previous);
+  const seen = previous.get(key);
+  if (lease === undefined) next.delete(key);
+  else if (seen !== undefined && seen.recordKey === recordKeyOf(lease)) next.set(key, { ...seen, confirmedDead: true });
+  else next.set(key, observation(lease, now));
+  return next;
+}
+
+/** Live members at some time, and what to do next. */
+export interface LiveMembers {
+  /** The live holders, sorted, each once. */
+  readonly members: readonly string[];
+  /** When the next record still fresh expires (`undefined`: none will). */
+  readonly nextExpiry: number | undefined;
+  /** With `confirm`: Leases whose record has expired and awaits a fresh read; their holders still count as live. */
+  readonly suspects: readonly string[];
+}
+
+/**
+ * The holders live at `now`: a record is live while `now` is before its last observed change plus
+ * its duration. With `confirm`, an expired record stays live until a fresh read ({@link
+ * confirmMember}) shows it unchanged: a view fed by a watch can be late, and only a read that is
+ * known to be current may declare a member dead.
+ */
+export function liveMembersAt(observations: ReadonlyMap<string, MemberObservation>, now: number, confirm = false): LiveMembers {
   const members = new Set<string>();
+  const suspects: string[] = [];
   let nextExpiry: number | undefined;
-  for (const seen of observations.values()) {
+  for (const [key, seen] of observations) {
+    if (seen.holder === undefined || seen.confirmedDead) continue;
     const expiresAt = seen.observedAt + seen.durationMs;
-    if (seen.holder === undefined || now >= expiresAt) continue;
+    if (now >= expiresAt) {
+      if (!confirm) continue;
+      suspects.push(key);
+    } else if (nextExpiry === undefined || expiresAt < nextExpiry) nextExpiry = expiresAt;
     members.add(seen.holder);
-    if (nextExpiry === undefined || expiresAt < nextExpiry) nextExpiry = expiresAt;
   }
-  return { members: [...members].sort(), nextExpiry };
+  return { members: [...members].sort(), nextExpiry, suspects };
 }

@@ -59,3 +59,24 @@ test('holders are listed once even if two Leases name the same one; the source c
     expectObservable(cold('p|', { p: [member('a', '1'), member('a2', '1', 'a')] }).pipe(liveMembers())).toBe('x|', { x: ['a'] });
     expectObservable(cold<Lease[]>('#').pipe(liveMembers())).toBe('#');
   }));
+
+test('with confirm: an expired record stays live until a fresh read shows it unchanged', (t) =>
+  runMarbles(t, ({ cold, expectObservable }) => {
+    const leases = { a: member('a', 'a1'), b: member('b', 'b1') };
+    const confirm = (ref: { name: string }) => cold('100ms (l|)', { l: leases[ref.name as 'a' | 'b'] });
+    expectObservable(cold('p', { p: [leases.a, leases.b] }).pipe(liveMembers({ confirm })), '^ 20s !').toBe('x 15099ms (yz)', { x: ['a', 'b'], y: ['b'], z: [] });
+  }));
+
+test('with confirm: a stalled view (no snapshots) cannot kill a member that renews — the fresh read shows the change', (t) =>
+  runMarbles(t, ({ cold, expectObservable }) => {
+    let renewal = 0;
+    const confirm = () => cold('10ms (l|)', { l: member('b', `b${++renewal}`) });
+    expectObservable(cold('p', { p: [member('b', 'b0')] }).pipe(liveMembers({ confirm })), '^ 60s !').toBe('x', { x: ['b'] });
+  }));
+
+test('with confirm: a deleted Lease drops its member; a failed read keeps it and reads again after retryMs', (t) =>
+  runMarbles(t, ({ cold, expectObservable }) => {
+    let reads = 0;
+    const confirm = () => (++reads === 1 ? cold<Lease | undefined>('5ms #') : cold<Lease | undefined>('5ms (l|)', { l: undefined }));
+    expectObservable(cold('p', { p: [member('b', 'b0')] }).pipe(liveMembers({ confirm, retryMs: 1_000 })), '^ 20s !').toBe('x 16009ms y', { x: ['b'], y: [] });
+  }));
