@@ -16,17 +16,17 @@ export interface ShardLabels {
   readonly drain: string;
 }
 
-const labelName = /^[a-z0-9A-Z]([-a-z0-9A-Z_.]{0,61}[a-z0-9A-Z])?$/;
+const ringName = /^[a-z0-9]([-a-z0-9]{0,48}[a-z0-9])?$/;
 
 /**
  * The label keys of `ring`.
  *
- * @throws {TypeError} unless `ring` is a valid label name (at most 63 characters: letters, digits,
- * `-`, `_`, `.`, starting and ending with a letter or digit): it is part of the label keys.
+ * @throws {TypeError} unless `ring` is a DNS label of at most 50 characters (lower-case letters,
+ * digits, `-`, alphanumeric at both ends): it is part of the label keys and of Lease names.
  */
 export function shardLabels(ring: string): ShardLabels {
-  if (typeof ring !== 'string' || !labelName.test(ring)) {
-    throw new TypeError(`[informer] sharding: the ring name must be a label name (≤ 63 characters of [-A-Za-z0-9_.], alphanumeric at both ends), got ${JSON.stringify(ring)}`);
+  if (typeof ring !== 'string' || !ringName.test(ring)) {
+    throw new TypeError(`[informer] sharding: the ring name must be a DNS label of at most 50 characters ([-a-z0-9], alphanumeric at both ends), got ${JSON.stringify(ring)}`);
   }
   return { shard: `shard.sharding.rx-informer.dev/${ring}`, drain: `drain.sharding.rx-informer.dev/${ring}` };
 }

@@ -12,7 +12,7 @@ const live = new Set(['a', 'b']);
 test('label keys follow the ring name; a bad ring name is a TypeError', (t) => {
   t.deepEqual(labels, { shard: S, drain: D });
   t.is(shardSelector(labels, 'a'), `${S}=a`);
-  for (const bad of ['', '-x', 'x'.repeat(64), 'a/b']) t.throws(() => shardLabels(bad), { instanceOf: TypeError, message: /ring name must be a label name/ });
+  for (const bad of ['', '-x', 'x'.repeat(51), 'a/b', 'Ring', 'a_b']) t.throws(() => shardLabels(bad), { instanceOf: TypeError, message: /ring name must be a DNS label/ });
 });
 
 test('the cases, each with its patch', (t) => {
