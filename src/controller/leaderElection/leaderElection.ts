@@ -3,11 +3,8 @@ import { runElection } from './electionRuntime.js';
 import type { Leadership } from './electionState.js';
 import { resolveElectionConfig, type LeaderElectionConfig } from './leaderElectionConfig.js';
 
-/** The Observable {@link leaderElection} returns: the leadership of one candidate, shared, plus its identity. */
-export interface LeaderElection extends Observable<Leadership> {
-  /** The candidate's `holderIdentity`. */
-  readonly identity: string;
-}
+/** The Observable {@link leaderElection} returns: the leadership of one candidate, shared, plus its `identity` (its `holderIdentity`). */
+export type LeaderElection = Observable<Leadership> & { readonly identity: string };
 
 /**
  * Campaigns for a `coordination.k8s.io/v1` Lease as client-go's `leaderelection` does, and tells
