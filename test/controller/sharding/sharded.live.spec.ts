@@ -105,6 +105,8 @@ test.serial('three replicas share 60 objects; one leaves, one joins, objects cha
   for (let i = 1; i < 60; i += 3) server.patch('configmaps', 'demo', `cm-${i}`, { data: { v: '2' } });
   await until(() => settled(3), 'objects drained to d');
   t.deepEqual(overlaps(runs), []);
+  const ended = events.filter((e) => e.type === 'left').map((e) => (e as { identity: string }).identity);
+  await until(() => ended.every((identity) => server.get('leases.coordination.k8s.io', 'default', `cms-${identity}`) === undefined), 'the Lease of the term that ended to be deleted');
   t.true(events.some((e) => e.type === 'draining') && events.some((e) => e.type === 'released'), 'live owners drained');
 
   t.false(events.some((e) => e.type === 'left' && e.identity.startsWith('ERROR')), 'no replica failed');
