@@ -27,7 +27,9 @@ export type LeaderElection = Observable<Leadership> & { readonly identity: strin
  *   win one round.
  * - **Lose**: the term ends `renewDeadlineMs` after the start of the last successful write, on a
  *   timer, whether or not the API server answers: `following` is emitted then and the candidate
- *   campaigns again. It also ends as soon as a read shows another holder.
+ *   campaigns again. It also ends as soon as a read shows another holder. A lost term is not fatal
+ *   here (controller-runtime exits the process): {@link whileLeading} starts the work again on the
+ *   next term. To exit instead, end the process on the first `following` after a `leading`.
  * - **Release** (`releaseOnCancel`): on unsubscribe, if it holds the lease, it writes an empty
  *   holder, retrying until `renewDeadlineMs` has passed.
  * - Shared: one elector per call, started by the first subscriber and stopped by the last; a late
