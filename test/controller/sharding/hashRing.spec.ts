@@ -41,6 +41,18 @@ test('a leave moves only the keys of the member that left, spread over the other
   t.true(new Set(moved.map(([, to]) => to)).size === 9, 'every remaining member takes some');
 });
 
+test('flapping: a member that leaves and comes back under its name gets back exactly its keys; under a new name (a new term of sharded()) each flap moves only its own share', (t) => {
+  const members = Array.from({ length: 10 }, (_, i) => `replica-${i}`);
+  const before = owners(hashRing(members));
+  const without = members.filter((m) => m !== 'replica-4');
+  t.notDeepEqual(owners(hashRing(without)), before);
+  t.deepEqual(owners(hashRing([...without, 'replica-4'])), before, 'the ring is a function of the member set');
+  const renamed = owners(hashRing([...without, 'replica-4-term2']));
+  const moved = before.filter((owner, i) => owner !== renamed[i]);
+  t.true(before.every((owner, i) => owner === renamed[i] || owner === 'replica-4' || renamed[i] === 'replica-4-term2'), 'only keys leaving the old name or going to the new one move');
+  t.true(moved.length / keys.length < 0.25, `${moved.length} moved`);
+});
+
 test('balance with the default 2,000 points: 10 members within 1.1 × the mean', (t) => {
   const members = Array.from({ length: 10 }, (_, i) => `controller-${i}_${i * 7919}`);
   const counts = new Map<string, number>();
