@@ -44,7 +44,7 @@ const subscription = sharded(
     leaseDurationMs: Number(process.env.SHARD_LEASE_MS ?? 15_000),
     renewDeadlineMs: Number(process.env.SHARD_RENEW_MS ?? 10_000),
     retryPeriodMs: Number(process.env.SHARD_RETRY_MS ?? 2_000),
-    sharderConcurrency: 16,
+    sharderConcurrency: 32,
     onEvent: (event: ShardingEvent) => {
       if (event.type === 'sharder') log({ event: 'sharder', state: event.leadership.state, holder: event.leadership.holder ?? null });
       else if (event.type === 'assigned' || event.type === 'moved' || event.type === 'draining') log({ event: event.type, key: event.key, from: event.from ?? null, to: event.to });
@@ -55,7 +55,7 @@ const subscription = sharded(
     const configMaps = informer(listWatch<KubeObject>(kubeConfig, { version: 'v1', plural: 'configmaps', namespace }, { labelSelector: shard.labelSelector }));
     caches = [() => configMaps.snapshot.size];
     return controller(configMaps, {
-      concurrency: 8,
+      concurrency: 16,
       reconcile: shard.reconciler(async (cm, { ref }) => {
         const id = `${name}-${runs++}`;
         const key = `${ref.namespace}/${ref.name}`;

@@ -11,7 +11,10 @@
  * 15000 / 10000 / 2000, client-go's) change the size and the timing.
  */
 import test from 'ava';
-import type { CoreV1Api, V1ConfigMap } from '@kubernetes/client-node';
+import type { CoreV1Api } from '@kubernetes/client-node';
+import { firstValueFrom } from 'rxjs';
+import { httpListerWatcher } from '../../../src/sources/http/httpListerWatcher.js';
+import type { ListerWatcher } from '../../../src/sources/listerWatcher.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, openSync, readSync, closeSync, writeFileSync, existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -29,6 +32,7 @@ const core: CoreV1Api = api(kubeConfig());
 // The writes of "other people" (creating the objects, the churn) go through a keep-alive client: with
 // client-node's new TLS connection per request, creating 10,000 objects took minutes on 2 cores.
 const writer = resourceClient(kubeConfig());
+let lister: ListerWatcher<KubeObject>;
 const now = (): number => performance.timeOrigin + performance.now();
 
 /* ------------------------------------------------------------------ replicas and their logs */
@@ -46,7 +50,7 @@ const identities = new Map<string, string>();
 const inTerm = new Set<string>();
 const sharderTerms: Array<{ replica: string; state: string; at: number }> = [];
 const moves: Array<{ type: string; key: string; from: string | null; to: string; at: number }> = [];
-const memory = new Map<string, { cached: number[]; heapUsed: number; rss: number }>();
+const memory = new Map<string, { cached: number[]; heapUsed: number; rss: number; at: number }>();
 const errors: string[] = [];
 let namespace = '';
 
@@ -130,7 +134,7 @@ function take(replica: string, entry: Entry): void {
       moves.push({ type: entry.event, key: entry.key!, from: entry.from ?? null, to: entry.to!, at });
       return;
     case 'memory':
-      memory.set(replica, { cached: entry.cached ?? [], heapUsed: entry.heapUsed ?? 0, rss: entry.rss ?? 0 });
+      memory.set(replica, { cached: entry.cached ?? [], heapUsed: entry.heapUsed ?? 0, rss: entry.rss ?? 0, at });
       return;
     case 'error':
       errors.push(`${replica}: ${entry.message}`);
@@ -156,68 +160,88 @@ function sharderLeader(): string | undefined {
   return [...last].find(([name, state]) => state === 'leading' && replicas.get(name)?.killedAt === undefined)?.[0];
 }
 
-async function waitFor(condition: () => boolean, what: string, timeoutMs: number): Promise<void> {
+/**
+ * Polls the replicas' logs every 100 ms until `condition` holds (true) or `timeoutMs` passes (false);
+ * a replica that reported an error fails the wait at once.
+ */
+async function pollUntil(condition: () => boolean, timeoutMs: number): Promise<boolean> {
   const deadline = now() + timeoutMs;
   for (readLogs(); !condition(); readLogs()) {
-    if (now() > deadline) throw new Error(`[e2e] timed out after ${timeoutMs} ms waiting for ${what}`);
     if (errors.length > 0) throw new Error(`[e2e] a replica failed: ${errors.join('; ')}`);
+    if (now() > deadline) return false;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+  return true;
+}
+
+async function waitFor(condition: () => boolean, what: string, timeoutMs: number): Promise<void> {
+  if (!(await pollUntil(condition, timeoutMs))) throw new Error(`[e2e] timed out after ${timeoutMs} ms waiting for ${what}`);
 }
 
 /* ------------------------------------------------------------------ the cluster side */
 
-async function listAll(): Promise<V1ConfigMap[]> {
-  const items: V1ConfigMap[] = [];
+/**
+ * Every ConfigMap of the namespace by a fresh LIST (quorum read: no resourceVersion), metadata only
+ * — the checks need names, labels and resourceVersions, and 10,000 full objects parsed into
+ * client-node's models every few seconds cost the 2-core machine more than the test itself.
+ */
+async function listAll(): Promise<KubeObject[]> {
+  const items: KubeObject[] = [];
   let token: string | undefined;
   do {
-    const page = await core.listNamespacedConfigMap({ namespace, limit: 2_000, ...(token ? { _continue: token } : {}) });
+    const page = await firstValueFrom(lister.list({ limit: 2_000, ...(token ? { continue: token } : {}) }));
     items.push(...page.items);
-    token = page.metadata?._continue || undefined;
+    token = page.continue || undefined;
   } while (token);
   return items;
 }
 
 /**
  * Settles when every object of a LIST is where it belongs: a live owner, no drain pending, and the
- * listed version reconciled by that owner — within a grace of 3 s after the LIST, so that versions
- * the churn wrote just before it do not count as left behind (their successors are checked by the
- * next LIST). While `members` replicas are not all owners yet, nothing is settled.
+ * listed version reconciled by that owner. The replicas' logs are read for up to 5 s after each
+ * LIST, so that versions the churn wrote just before it can be reconciled (their successors are
+ * checked by the next LIST); then a fresh LIST. While `members` replicas are not all owners yet,
+ * nothing is settled. Returns how long after `settle` began everything was seen settled.
  */
 async function settle(what: string, members: number, timeoutMs: number): Promise<number> {
   const started = now();
-  let left: V1ConfigMap[] = [];
-  while (now() - started < timeoutMs) {
-    const listedAt = now();
-    const all = await listAll();
-    await new Promise((resolve) => setTimeout(resolve, 3_000));
-    readLogs();
-    if (errors.length > 0) throw new Error(`[e2e] a replica failed: ${errors.join('; ')}`);
+  let left: KubeObject[] = [];
+  const unsettled = (all: readonly KubeObject[]): KubeObject[] => {
     const live = liveIdentities();
     const owners = new Set(all.map((cm) => cm.metadata?.labels?.[S]));
-    left = live.size !== members || [...live].some((identity) => !owners.has(identity))
-      ? all
-      : all.filter((cm) => {
-          const owner = cm.metadata?.labels?.[S];
-          if (owner === undefined || !live.has(owner) || cm.metadata?.labels?.[D] !== undefined) return true;
-          return !done.get(`${namespace}/${cm.metadata!.name}`)?.has(`${owner}@${cm.metadata!.resourceVersion}`);
-        });
-    if (left.length === 0) return listedAt - started;
+    if (live.size !== members || [...live].some((identity) => !owners.has(identity))) return [...all];
+    return all.filter((cm) => {
+      const owner = cm.metadata?.labels?.[S];
+      if (owner === undefined || !live.has(owner) || cm.metadata?.labels?.[D] !== undefined) return true;
+      return !done.get(`${namespace}/${cm.metadata!.name}`)?.has(`${owner}@${cm.metadata!.resourceVersion}`);
+    });
+  };
+  while (now() - started < timeoutMs) {
+    const all = await listAll();
+    if (await pollUntil(() => (left = unsettled(all)).length === 0, 5_000)) return now() - started;
   }
   throw new Error(`[e2e] ${what}: ${left.length} objects still unsettled after ${timeoutMs} ms (live members: ${[...liveIdentities()].join(', ')}), e.g. ${JSON.stringify(left.slice(0, 3).map((cm) => [cm.metadata?.name, cm.metadata?.labels, cm.metadata?.resourceVersion]))}`);
 }
 
-/** Pairs of runs of one key by different members that overlap in time (a killed replica's unfinished run lasts until its kill). */
+/**
+ * Pairs of runs of one key that overlap in time, whoever ran them (a killed replica's unfinished run
+ * lasts until its kill). Two members at once is what sharding must prevent; two runs of one member
+ * at once would break reconcile()'s own rule, so neither is allowed.
+ */
 function overlaps(): string[] {
   const byKey = new Map<string, Run[]>();
-  for (const run of runs.values()) byKey.set(run.key, [...(byKey.get(run.key) ?? []), run]);
+  for (const run of runs.values()) {
+    const list = byKey.get(run.key);
+    if (list === undefined) byKey.set(run.key, [run]);
+    else list.push(run);
+  }
   const found: string[] = [];
   for (const [key, list] of byKey) {
     list.sort((a, b) => a.start - b.start);
     for (let i = 0; i < list.length; i++) {
       const a = list[i]!;
       const aEnd = a.end ?? replicas.get(a.replica)?.killedAt ?? Infinity;
-      for (let j = i + 1; j < list.length && list[j]!.start < aEnd; j++) if (list[j]!.member !== a.member) found.push(`${key}: ${a.member} [${a.start.toFixed(1)}, ${aEnd.toFixed(1)}] × ${list[j]!.member} from ${list[j]!.start.toFixed(1)}`);
+      for (let j = i + 1; j < list.length && list[j]!.start < aEnd; j++) found.push(`${key}: ${a.member} [${a.start.toFixed(1)}, ${aEnd.toFixed(1)}] × ${list[j]!.member} from ${list[j]!.start.toFixed(1)}`);
     }
   }
   return found;
@@ -247,6 +271,7 @@ let churnDone: Promise<void> = Promise.resolve();
 test.before(async () => {
   mkdirSync(logDir, { recursive: true });
   namespace = await freshNamespace(core, 'shard');
+  lister = httpListerWatcher<KubeObject>(kubeConfig(), { version: 'v1', plural: 'configmaps', namespace }, { metadataOnly: true });
 });
 
 test.after.always(() => {
@@ -263,14 +288,15 @@ test.serial(`1. three replicas assign and reconcile ${objectCount.toLocaleString
   const started = now();
   await pool(Array.from({ length: objectCount }, (_, i) => i), 32, (i) => writer.create(configMapBody(namespace, `cm-${i}`, {}, { v: '0' }) as KubeObject));
   figures['createMs'] = Math.round(now() - started);
-  figures['assignedAndReconciledMs'] = Math.round(now() - started + (await settle('the first assignment', 3, 240_000)));
+  await settle('the first assignment', 3, 240_000);
+  figures['assignedAndReconciledMs'] = Math.round(now() - started);
   const owners = new Map<string, number>();
   for (const cm of await listAll()) owners.set(cm.metadata!.labels![S]!, (owners.get(cm.metadata!.labels![S]!) ?? 0) + 1);
   t.is(owners.size, 3);
   const counts = [...owners.values()];
   figures['balance'] = { perMember: counts, maxOverMean: +(Math.max(...counts) / (objectCount / 3)).toFixed(3) };
-  await new Promise((resolve) => setTimeout(resolve, 2_500)); // one memory report after settling
-  readLogs();
+  const settledAt = now();
+  await waitFor(() => [...replicas.values()].every((r) => (memory.get(r.name)?.at ?? 0) > settledAt), 'a memory report of each replica after settling', 30_000);
   figures['memoryAfterAssignment'] = Object.fromEntries([...memory].map(([name, m]) => [name, { cachedObjects: m.cached[0] ?? 0, heapMiB: +(m.heapUsed / 2 ** 20).toFixed(1), sharder: name === sharderLeader() }]));
   for (const [name, m] of memory) t.true((m.cached[0] ?? 0) < objectCount * 0.5, `${name} caches ${m.cached[0]} of ${objectCount}`);
   t.log(JSON.stringify({ createMs: figures['createMs'], assignedAndReconciledMs: figures['assignedAndReconciledMs'], balance: figures['balance'], memory: figures['memoryAfterAssignment'] }));
