@@ -4,8 +4,9 @@
  * process) over 10,000 ConfigMaps under churn; `kill -9` of the sharder (the leader), a replica
  * joining, `kill -9` of a shard owner. The replicas log every reconcile run (start and end, member
  * identity, resourceVersion); the checks read those logs and fresh LISTs: no instant where two
- * members reconciled one object, every object's newest version reconciled by its owner once the
- * churn stops, and the failover figures. The phases are serial tests sharing one run.
+ * members reconciled one object, no instant where two replicas led the sharder, every object's
+ * newest version reconciled by its owner once the churn stops, and the failover figures. The
+ * phases are serial tests sharing one run.
  *
  * SHARD_OBJECTS (default 10000) and SHARD_LEASE_MS / SHARD_RENEW_MS / SHARD_RETRY_MS (defaults
  * 15000 / 10000 / 2000, client-go's) change the size and the timing.
@@ -223,28 +224,53 @@ async function settle(what: string, members: number, timeoutMs: number): Promise
   throw new Error(`[e2e] ${what}: ${left.length} objects still unsettled after ${timeoutMs} ms (live members: ${[...liveIdentities()].join(', ')}), e.g. ${JSON.stringify(left.slice(0, 3).map((cm) => [cm.metadata?.name, cm.metadata?.labels, cm.metadata?.resourceVersion]))}`);
 }
 
+/** A run or a term: who, from when, until when (Infinity: still going). */
+interface Span { readonly who: string; readonly start: number; readonly end: number }
+
+/** The pairs of `spans` that overlap in time, as text. */
+function overlapping(spans: Span[]): string[] {
+  spans.sort((a, b) => a.start - b.start);
+  const found: string[] = [];
+  for (let i = 0; i < spans.length; i++) {
+    const a = spans[i]!;
+    for (let j = i + 1; j < spans.length && spans[j]!.start < a.end; j++) found.push(`${a.who} [${a.start.toFixed(1)}, ${a.end.toFixed(1)}] × ${spans[j]!.who} from ${spans[j]!.start.toFixed(1)}`);
+  }
+  return found;
+}
+
 /**
  * Pairs of runs of one key that overlap in time, whoever ran them (a killed replica's unfinished run
  * lasts until its kill). Two members at once is what sharding must prevent; two runs of one member
  * at once would break reconcile()'s own rule, so neither is allowed.
  */
 function overlaps(): string[] {
-  const byKey = new Map<string, Run[]>();
+  const byKey = new Map<string, Span[]>();
   for (const run of runs.values()) {
+    const span = { who: run.member, start: run.start, end: run.end ?? replicas.get(run.replica)?.killedAt ?? Infinity };
     const list = byKey.get(run.key);
-    if (list === undefined) byKey.set(run.key, [run]);
-    else list.push(run);
+    if (list === undefined) byKey.set(run.key, [span]);
+    else list.push(span);
   }
-  const found: string[] = [];
-  for (const [key, list] of byKey) {
-    list.sort((a, b) => a.start - b.start);
-    for (let i = 0; i < list.length; i++) {
-      const a = list[i]!;
-      const aEnd = a.end ?? replicas.get(a.replica)?.killedAt ?? Infinity;
-      for (let j = i + 1; j < list.length && list[j]!.start < aEnd; j++) found.push(`${key}: ${a.member} [${a.start.toFixed(1)}, ${aEnd.toFixed(1)}] × ${list[j]!.member} from ${list[j]!.start.toFixed(1)}`);
+  return [...byKey].flatMap(([key, spans]) => overlapping(spans).map((pair) => `${key}: ${pair}`));
+}
+
+/**
+ * The sharder's terms (leader election across the processes) and the pairs of them that overlap: a
+ * term runs from a replica's `leading` to its next other state, or to its kill.
+ */
+function leaderOverlaps(): { terms: number; found: string[] } {
+  const terms: Span[] = [];
+  const open = new Map<string, number>();
+  for (const { replica, state, at } of sharderTerms) {
+    const started = open.get(replica);
+    if (state === 'leading' && started === undefined) open.set(replica, at);
+    else if (state !== 'leading' && started !== undefined) {
+      terms.push({ who: replica, start: started, end: at });
+      open.delete(replica);
     }
   }
-  return found;
+  for (const [replica, start] of open) terms.push({ who: replica, start, end: replicas.get(replica)?.killedAt ?? Infinity });
+  return { terms: terms.length, found: overlapping(terms) };
 }
 
 /* ------------------------------------------------------------------ churn */
@@ -373,7 +399,7 @@ test.serial('4. kill -9 of a shard owner that is not the sharder: its objects mo
   t.true((out['firstKeyReconciledElsewhereMs'] as number) <= timing.lease + 2.2 * timing.retry + 5_000, `owner failover ${out['firstKeyReconciledElsewhereMs']} ms`);
 });
 
-test.serial('5. churn stops: every object’s newest version is reconciled by its owner, and no two members ever reconciled one object at once', async (t) => {
+test.serial('5. churn stops: every object’s newest version is reconciled by its owner; no two members ever reconciled one object at once, no two replicas ever led the sharder at once', async (t) => {
   t.timeout(280_000);
   churning = false;
   await churnDone;
@@ -381,11 +407,16 @@ test.serial('5. churn stops: every object’s newest version is reconciled by it
   figures['finalSettleMs'] = Math.round(await settle('after the churn', 2, 240_000));
   readLogs();
   const found = overlaps();
+  const { terms, found: leaders } = leaderOverlaps();
   figures['reconcileRuns'] = runs.size;
   figures['overlaps'] = found.length;
-  t.log(JSON.stringify({ runs: runs.size, churnWrites, overlaps: found.length }));
+  figures['sharderTerms'] = terms;
+  figures['sharderTermOverlaps'] = leaders.length;
+  t.log(JSON.stringify({ runs: runs.size, churnWrites, overlaps: found.length, sharderTerms: terms, sharderTermOverlaps: leaders.length }));
   writeFileSync(join(logDir, 'figures.json'), JSON.stringify(figures, null, 2));
   t.log(`figures: ${join(logDir, 'figures.json')}`);
   t.deepEqual(found.slice(0, 20), []);
+  t.deepEqual(leaders, [], 'two replicas led the sharder at once');
+  t.true(terms >= 2, 'the sharder was led before and after the kill');
   t.deepEqual(errors, []);
 });
