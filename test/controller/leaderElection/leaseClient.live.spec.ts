@@ -9,16 +9,9 @@ import { leaderElection } from '../../../src/controller/leaderElection/leaderEle
 import { leaseClient } from '../../../src/controller/leaderElection/leaseClient.js';
 import { newLease, heldLease } from '../../../src/controller/leaderElection/lease.js';
 import type { Leadership } from '../../../src/controller/leaderElection/electionState.js';
+import { until } from '../../helpers/until.js';
 
 const ref = { namespace: 'default', name: 'lock' };
-
-async function until(condition: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 test.serial('get, create and update, a stale write or a second create refused as a conflict (the API server 409)', async (t) => {
   const server = await createTestApiServer();

@@ -16,19 +16,12 @@ import { listWatch } from '../../../src/sources/listWatch.js';
 import type { KubeObject } from '../../../src/store/kubeObject.js';
 import { createTestApiServer } from '../../../src/testServer/createTestApiServer.js';
 import type { TestApiServer } from '../../../src/testServer/testApiServer.js';
+import { until } from '../../helpers/until.js';
 
 const S = 'shard.sharding.rx-informer.dev/cms';
 const D = 'drain.sharding.rx-informer.dev/cms';
 
 interface Run { readonly key: string; readonly member: string; readonly rv: string | undefined; readonly start: number; end?: number }
-
-async function until(condition: () => boolean, what: string, timeoutMs = 40_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 function replica(server: TestApiServer, name: string, runs: Run[], events: ShardingEvent[], caches: Map<string, () => number>): Subscription {
   const config = {
@@ -90,7 +83,7 @@ test.serial('three replicas share 60 objects; one leaves, one joins, objects cha
       return owner !== undefined && live.has(owner) && o.metadata?.labels?.[D] === undefined && runs.some((r) => r.member === owner && r.key === `demo/${o.metadata!.name}` && r.rv === o.metadata!.resourceVersion && r.end !== undefined);
     });
   };
-  await until(() => settled(3), 'the first assignment');
+  await until(() => settled(3), 'the first assignment', 60_000);
   const owners = new Map<string, number>();
   for (const o of objects()) owners.set(o.metadata!.labels![S]!, (owners.get(o.metadata!.labels![S]!) ?? 0) + 1);
   t.is(owners.size, 3, `every member owns some objects: ${[...owners.values()].join(', ')}`);
@@ -98,15 +91,15 @@ test.serial('three replicas share 60 objects; one leaves, one joins, objects cha
 
   replicas.get('a')!.unsubscribe();
   for (let i = 0; i < 60; i += 3) server.patch('configmaps', 'demo', `cm-${i}`, { data: { v: '1' } });
-  await until(() => settled(2), 'a’s objects moved to b and c');
+  await until(() => settled(2), 'a’s objects moved to b and c', 60_000);
   t.true(events.some((e) => e.type === 'moved'), 'moved from a released member without a handshake');
 
   replicas.set('d', replica(server, 'd', runs, events, caches));
   for (let i = 1; i < 60; i += 3) server.patch('configmaps', 'demo', `cm-${i}`, { data: { v: '2' } });
-  await until(() => settled(3), 'objects drained to d');
+  await until(() => settled(3), 'objects drained to d', 60_000);
   t.deepEqual(overlaps(runs), []);
   const ended = events.filter((e) => e.type === 'left').map((e) => (e as { identity: string }).identity);
-  await until(() => ended.every((identity) => server.get('leases.coordination.k8s.io', 'default', `cms-${identity}`) === undefined), 'the Lease of the term that ended to be deleted');
+  await until(() => ended.every((identity) => server.get('leases.coordination.k8s.io', 'default', `cms-${identity}`) === undefined), 'the Lease of the term that ended to be deleted', 60_000);
   t.true(events.some((e) => e.type === 'draining') && events.some((e) => e.type === 'released'), 'live owners drained');
 
   t.false(events.some((e) => e.type === 'left' && e.identity.startsWith('ERROR')), 'no replica failed');
@@ -130,15 +123,15 @@ test.serial('a replica cut off from its member Lease stops its work by itself wi
     },
   ).subscribe();
   t.teardown(() => subscription.unsubscribe());
-  await until(() => work.length === 1, 'the first term');
+  await until(() => work.length === 1, 'the first term', 60_000);
   const cutAt = Date.now();
   cut = true;
-  await until(() => work[0]!.end !== undefined, 'the work to stop');
+  await until(() => work[0]!.end !== undefined, 'the work to stop', 60_000);
   // The term ends renewDeadline after the last renewal sent (at most a retry period before the cut),
   // before the 4 s lease could pass to anyone; the margin is for timers on a loaded machine.
   t.true(work[0]!.end! - cutAt < 4_000, `stopped ${work[0]!.end! - cutAt} ms after the cut`);
   cut = false;
-  await until(() => work.length === 2, 'a second term');
+  await until(() => work.length === 2, 'a second term', 60_000);
   t.not(work[1]!.identity, work[0]!.identity);
   t.deepEqual(events.filter((e) => e.type === 'joined' || e.type === 'left').map((e) => e.type), ['joined', 'left', 'joined']);
 });
