@@ -2,9 +2,11 @@
  * rx-informer/controller: the controller toolkit over informers. A controller builder made of
  * operators you can also use alone, writes that are safe by construction (draft edits as JSON
  * Patch locked on the resourceVersion, server-side apply, create-or-update), finalizers, an event
- * recorder, health probes. `reconcile`, `predicateFilter` and `predicates` are here too (and in the
- * main entry). Work-queue metrics under controller-runtime's names are in `rx-informer/prometheus`.
- * Needs @kubernetes/client-node only for `resourceClient` (its KubeConfig).
+ * recorder, health probes, and for more than one replica leader election and sharding over
+ * `coordination.k8s.io` Leases. `reconcile`, `predicateFilter` and `predicates` are here too (and
+ * in the main entry). Work-queue metrics under controller-runtime's names are in
+ * `rx-informer/prometheus`. Needs @kubernetes/client-node only for what takes a KubeConfig
+ * (`resourceClient`, `leaseClient`, `sharded`).
  *
  * @module rx-informer/controller
  */
@@ -54,6 +56,26 @@ export { serveHealthProbes } from './healthProbes.js';
 export type { HealthCheck, HealthProbeServer, HealthProbesConfig } from './healthProbes.js';
 export { informersReady } from './informersReady.js';
 export type { ReadinessSource } from './informersReady.js';
+
+/* More than one replica: leader election and sharding over coordination.k8s.io Leases */
+export { leaderElection } from './leaderElection/leaderElection.js';
+export type { LeaderElection } from './leaderElection/leaderElection.js';
+export type { LeaderElectionConfig } from './leaderElection/leaderElectionConfig.js';
+export type { Leadership } from './leaderElection/electionState.js';
+export { whileLeading } from './leaderElection/whileLeading.js';
+export { leaseClient } from './leaderElection/leaseClient.js';
+export type { LeaseClient } from './leaderElection/leaseClient.js';
+export type { Lease, LeaseRef, LeaseSpec } from './leaderElection/lease.js';
+export { sharded } from './sharding/sharded.js';
+export type { Shard } from './sharding/shard.js';
+export { sharder } from './sharding/sharder.js';
+export type { ShardingConfig, ShardingEvent, ShardedResource } from './sharding/shardingConfig.js';
+export { hashRing } from './sharding/hashRing.js';
+export type { HashRing, HashRingConfig } from './sharding/hashRing.js';
+export { liveMembers } from './sharding/liveMembers.js';
+export type { LiveMembersConfig } from './sharding/liveMembers.js';
+export { shardLabels, ringLabel } from './sharding/shardLabels.js';
+export type { ShardLabels } from './sharding/shardLabels.js';
 
 /* Errors of the toolkit (the catalogue is src/errors.ts) */
 export { ControllerError } from '../errors.js';

@@ -53,7 +53,7 @@ export interface PrinterColumn {
   readonly format?: string;
 }
 
-/** ConfigMaps, Pods, Namespaces, Nodes, CustomResourceDefinitions and events.k8s.io Events: the built-in resources every test server serves. */
+/** ConfigMaps, Pods, Namespaces, Nodes, CustomResourceDefinitions, events.k8s.io Events and coordination.k8s.io Leases: the built-in resources every test server serves. */
 export const builtinResources: readonly ResourceType[] = [
   { group: '', version: 'v1', plural: 'configmaps', kind: 'ConfigMap', namespaced: true, shortNames: ['cm'] },
   {
@@ -70,6 +70,8 @@ export const builtinResources: readonly ResourceType[] = [
   { group: 'apiextensions.k8s.io', version: 'v1', plural: 'customresourcedefinitions', kind: 'CustomResourceDefinition', namespaced: false, shortNames: ['crd', 'crds'] },
   // What controllers record (events.k8s.io/v1, as kube-rs's and controller-runtime's recorders write them).
   { group: 'events.k8s.io', version: 'v1', plural: 'events', kind: 'Event', namespaced: true, shortNames: ['ev'] },
+  // Leader election and shard membership.
+  { group: 'coordination.k8s.io', version: 'v1', plural: 'leases', kind: 'Lease', namespaced: true },
 ];
 
 /** Collection id of the CustomResourceDefinitions (`server.list(customResourceDefinitions)`). @internal */

@@ -246,7 +246,7 @@ test('discovery documents and unknown paths', async (t) => {
         ['configmaps:ConfigMap:true', 'pods:Pod:true', 'namespaces:Namespace:false', 'nodes:Node:false'],
       );
       const groups = (await call(`${server.url}/apis`)).json;
-      t.deepEqual(groups.groups.map((g: any) => g.preferredVersion.groupVersion), ['apiextensions.k8s.io/v1', 'events.k8s.io/v1', 'example.com/v1']);
+      t.deepEqual(groups.groups.map((g: any) => g.preferredVersion.groupVersion), ['apiextensions.k8s.io/v1', 'coordination.k8s.io/v1', 'events.k8s.io/v1', 'example.com/v1']);
       const resources = (await call(`${server.url}/apis/example.com/v1`)).json;
       t.like(resources.resources[0], { name: 'widgets', kind: 'Widget', namespaced: true, shortNames: ['wd'] });
       t.is((await call(`${server.url}/apis/example.com`)).json.kind, 'APIGroup');
