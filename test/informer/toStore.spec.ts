@@ -118,7 +118,11 @@ test('property: toStore emits what toDeltas → resync → bufferByKey → dedup
         throw error;
       }
     }),
-    { numRuns: Number(process.env.TOSTORE_RUNS ?? 400) },
+    {
+      numRuns: Number(process.env.TOSTORE_RUNS ?? 400),
+      // To replay a reported failure: TOSTORE_SEED and TOSTORE_PATH from fast-check's message.
+      ...(process.env.TOSTORE_SEED ? { seed: Number(process.env.TOSTORE_SEED), path: process.env.TOSTORE_PATH } : {}),
+    },
   );
   if (result.failed) t.log(lastFailure.slice(0, 6000));
   t.false(result.failed, fc.defaultReportMessage(result) ?? '');
