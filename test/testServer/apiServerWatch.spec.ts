@@ -211,3 +211,19 @@ test('a watch on one object by its path (/configmaps/<name>?watch=true) sees onl
     watch.close();
   });
 });
+
+test('WATCH with sendInitialEvents streams a large collection: every ADDED, then the bookmark, then changes made while it streamed', async (t) => {
+  await withServer(async (server) => {
+    const big = 'x'.repeat(1000);
+    server.seed('configmaps', Array.from({ length: 2000 }, (_, i) => configMap('a', `cm-${String(i).padStart(4, '0')}`, undefined, { big })));
+    const watch = await openWatch(`${server.url}/api/v1/configmaps?watch=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true`);
+    server.patch('configmaps', 'a', 'cm-0000', { data: { big: 'changed' } });
+    const events = await watch.waitFor(2002, 20_000);
+    t.true(events.slice(0, 2000).every((e, i) => e.type === 'ADDED' && e.object.metadata.name === `cm-${String(i).padStart(4, '0')}`));
+    t.is(events[0]!.object.data.big, big);
+    t.is(events[2000]!.type, 'BOOKMARK');
+    t.is(events[2000]!.object.metadata.annotations[initialEventsEndAnnotation], 'true');
+    t.like(events[2001], { type: 'MODIFIED', object: { data: { big: 'changed' } } });
+    watch.close();
+  });
+});
