@@ -2,6 +2,7 @@
  * What every Node contender shares: memory readings, the stdout/stdin protocol of bench/protocol.ts,
  * and the check of each arriving object against the armed measurement.
  */
+import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { nowMs, SEQ_ANNOTATION, TIME_ANNOTATION, type MeasureCommand } from '../protocol.js';
 
@@ -16,6 +17,17 @@ export function heapAfterGC(): number {
 
 export const maxRSS = (): number => process.resourceUsage().maxRSS * 1024;
 
+/** The resident set size now (VmRSS), bytes. */
+export const currentRSS = (): number => {
+  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'));
+  return match ? Number(match[1]) * 1024 : process.memoryUsage().rss;
+};
+
+const cpuMs = (): number => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+};
+
 export const emit = (message: object): void => void process.stdout.write(`${JSON.stringify(message)}\n`);
 
 type Annotated = { metadata?: { annotations?: Readonly<Record<string, string>> | null } } | null | undefined;
@@ -27,19 +39,25 @@ type Annotated = { metadata?: { annotations?: Readonly<Record<string, string>> |
 export function harness(instruments?: { armed(): void; measured(): Record<string, number | undefined> }): { start(): void; synced(count: number): void; seen(object: Annotated): void } {
   const heapBaseline = heapAfterGC();
   let start = 0;
-  let target = -1;
+  // The armed measurement: seqs first..last, which of them were seen, CPU time at arming.
+  let first = 0;
+  let last = -1;
+  let left = 0;
+  let seenSeqs = new Uint8Array(0);
   let record = false;
   let latencies: number[] = [];
+  let cpuAtArm = 0;
   const seen = (object: Annotated): void => {
+    if (left === 0) return;
     const annotations = object?.metadata?.annotations;
     const seq = annotations?.[SEQ_ANNOTATION];
-    if (seq === undefined || target < 0) return;
+    if (seq === undefined) return;
+    const i = Number(seq) - first;
+    if (!(i >= 0 && i <= last - first) || seenSeqs[i] === 1) return;
+    seenSeqs[i] = 1;
     const now = nowMs();
     if (record) latencies.push(now - Number(annotations![TIME_ANNOTATION]));
-    if (Number(seq) === target) {
-      target = -1;
-      emit({ type: 'measured', lastSeen: now, latencies, maxRSS: maxRSS(), ...(instruments ? { instruments: instruments.measured() } : {}) });
-    }
+    if (--left === 0) emit({ type: 'measured', lastSeen: now, cpuMs: cpuMs() - cpuAtArm, latencies, maxRSS: maxRSS(), ...(instruments ? { instruments: instruments.measured() } : {}) });
   };
   createInterface({ input: process.stdin }).on('line', (line) => {
     const command = JSON.parse(line) as MeasureCommand | { type: 'exit' };
@@ -47,9 +65,13 @@ export function harness(instruments?: { armed(): void; measured(): Record<string
     heapAfterGC();
     latencies = [];
     record = command.record;
-    target = command.last;
+    first = command.first;
+    last = command.last;
+    left = last - first + 1;
+    seenSeqs = new Uint8Array(left);
     instruments?.armed();
-    emit({ type: 'armed' });
+    emit({ type: 'armed', rss: currentRSS() });
+    cpuAtArm = cpuMs();
   });
   return {
     start: () => void (start = nowMs()),

@@ -1,6 +1,6 @@
 /**
  * Contender: rx-informer, `listWatch` + `informer()` with default options; with `--strip`, the
- * source's `transform` is `stripManagedFields`. Watches `changes$` (each notification is delivered
+ * source's `transform` is `stripManagedFields`; with `--streaming`, `streamingList: true`. Watches `changes$` (each notification is delivered
  * once the snapshot holding it is current), so "seen" means "visible in a snapshot".
  * With `--src=<dir>`, imports the library from `<dir>/index.ts` instead: a patched copy of src/,
  * so a proposed fix is measured against the original in the same run (BENCH_RX_SRC in run.ts).
@@ -19,6 +19,7 @@ const src = process.argv.find((arg) => arg.startsWith('--src='))?.slice('--src='
 const { informer, informerMetrics, listWatch, stripManagedFields } = (src ? await import(pathToFileURL(resolve(src, 'index.ts')).href) : await import('rx-informer')) as typeof import('rx-informer');
 
 const strip = process.argv.includes('--strip');
+const streaming = process.argv.includes('--streaming');
 const kubeConfig = new KubeConfig();
 kubeConfig.loadFromFile(process.env.BENCH_KUBECONFIG!);
 // (A copy of src/ from before the histograms has no eventLatency: it runs without instruments.)
@@ -35,6 +36,7 @@ const h = harness(
 h.start();
 const source = listWatch<KubeObject>(kubeConfig, { version: 'v1', plural: 'configmaps' }, {
   ...(strip ? { transform: stripManagedFields } : {}),
+  ...(streaming ? { streamingList: true } : {}),
   onStatus: (s) => s.type === 'ERROR' && console.error('[rx-informer]', s.error.message),
 });
 const cms = informer<KubeObject>(metrics ? source.pipe(tap((event) => metrics.onEvent(event))) : source, metrics ? { onUpdate: metrics.onUpdate } : {});
