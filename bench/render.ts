@@ -1,11 +1,15 @@
 /**
  * `node --import=tsx bench/render.ts bench/results/<run>.json`: regenerates that run's part of
- * BENCHMARKS.md from the saved JSON, then BENCHMARKS.md, e.g. after editing bench/NOTES.md.
+ * BENCHMARKS.md from the saved JSON (loopback or cluster), then BENCHMARKS.md, e.g. after editing
+ * bench/NOTES.md.
  */
 import { readFileSync } from 'node:fs';
 import { writeBenchmarks } from './assemble.js';
+import { renderCluster, type ClusterResults } from './cluster/report.js';
 import { renderLoopback, type Results } from './report.js';
 
 const file = process.argv[2];
 if (!file) throw new Error('usage: bench/render.ts <results.json>');
-writeBenchmarks('loopback', renderLoopback(JSON.parse(readFileSync(file, 'utf8')) as Results));
+const results = JSON.parse(readFileSync(file, 'utf8')) as Results | ClusterResults;
+if ('kind' in results && results.kind === 'cluster') writeBenchmarks('cluster', renderCluster(results));
+else writeBenchmarks('loopback', renderLoopback(results as Results));

@@ -18,17 +18,15 @@
  * BENCH_PIN=pinned|unpinned|both (default both; pinning needs 2 CPUs and `taskset`) override the defaults; BENCH_PROFILE=1 runs the Node contenders with --cpu-prof into .scratch/profiles;
  * BENCH_RX_SRC=<dir> adds a contender `rx-exp`: rx-informer imported from a patched copy of src/ in <dir>.
  */
-import { spawn, fork, execFileSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { spawn, fork, execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
-import { dirname, join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { buildClientGo, exited, goContender, lines, log, nodeContender, percentile, root, tell, type Contender } from './child.js';
 import type { MeasuredMessage, SyncedMessage } from './protocol.js';
 import { writeBenchmarks } from './assemble.js';
 import { renderLoopback, type Results, type Sample } from './report.js';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const quick = process.argv.includes('--quick');
 const env = process.env;
 const sizes = (env.BENCH_SIZES ?? (quick ? '200,1000' : '1000,10000,100000')).split(',').map(Number);
@@ -38,51 +36,27 @@ const latencyRate = 2_000;
 const latencyEvents = Number(env.BENCH_LATENCY_EVENTS ?? (quick ? 200 : 10_000));
 const latencySize = Math.max(...sizes);
 const profile = env.BENCH_PROFILE === '1';
-const goBinary = join(root, '.bench-build', 'client-go-bench');
 /** The placements measured: pinned (server CPU 0, contender CPU 1) and unpinned. */
 const canPin = cpus().length >= 2 && hasTaskset();
 const placements: boolean[] = (env.BENCH_PIN ?? 'both') === 'both' ? (canPin ? [true, false] : [false]) : [env.BENCH_PIN === 'pinned'];
 if (placements.includes(true) && !canPin) throw new Error('BENCH_PIN=pinned needs 2 CPUs and taskset');
 if (profile) mkdirSync(join(root, '.scratch', 'profiles'), { recursive: true });
 
-interface Contender {
-  readonly id: string;
-  readonly label: string;
-  readonly optIn?: boolean;
-  command(kubeconfig: string, tag: string): [string, string[]];
-}
-const nodeContender = (id: string, label: string, file: string, ...args: string[]): Contender => ({
-  id,
-  label,
-  command: (_kubeconfig, tag) => [
-    process.execPath,
-    [
-      '--expose-gc',
-      '--import=tsx',
-      ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${join(root, '.scratch', 'profiles')}`, `--cpu-prof-name=${tag}.cpuprofile`] : []),
-      join(root, 'bench', 'contenders', file),
-      ...args,
-    ],
-  ],
-});
+const nodeC = (id: string, label: string, file: string, ...args: string[]): Contender => nodeContender(profile, id, label, file, ...args);
 const allContenders: Contender[] = [
-  nodeContender('rx', 'rx-informer', 'rxInformer.ts'),
-  nodeContender('rx-strip', 'rx-informer + stripManagedFields', 'rxInformer.ts', '--strip'),
-  nodeContender('client-node', '@kubernetes/client-node makeInformer', 'clientNode.ts'),
-  {
-    id: 'client-go',
-    label: 'client-go SharedInformer',
-    command: (kubeconfig, tag) => [goBinary, [`-kubeconfig=${kubeconfig}`, ...(profile ? [`-cpuprofile=${join(root, '.scratch', 'profiles', `${tag}.pprof`)}`] : [])]],
-  },
-  nodeContender('floor-parse', 'floor: LIST pages + WATCH, JSON.parse, nothing kept', 'floor.ts'),
-  nodeContender('floor-map', 'floor: the same + Map.set by namespace/name (a cache without freezing or events)', 'floor.ts', '--map'),
+  nodeC('rx', 'rx-informer', 'rxInformer.ts'),
+  nodeC('rx-strip', 'rx-informer + stripManagedFields', 'rxInformer.ts', '--strip'),
+  nodeC('client-node', '@kubernetes/client-node makeInformer', 'clientNode.ts'),
+  goContender(profile, 'client-go', 'client-go SharedInformer (JSON)'),
+  nodeC('floor-parse', 'floor: LIST pages + WATCH, JSON.parse, nothing kept', 'floor.ts'),
+  nodeC('floor-map', 'floor: the same + Map.set by namespace/name (a cache without freezing or events)', 'floor.ts', '--map'),
   // Opt-in (named in BENCH_CONTENDERS): the streaming list; the source alone, to split rx's cost between source and pipeline.
-  { ...nodeContender('rx-stream', 'rx-informer, streamingList: true', 'rxInformer.ts', '--streaming'), optIn: true },
-  { ...nodeContender('rx-source', 'rx-informer listWatch alone (no cache)', 'rxSource.ts'), optIn: true },
+  { ...nodeC('rx-stream', 'rx-informer, streamingList: true', 'rxInformer.ts', '--streaming'), optIn: true },
+  { ...nodeC('rx-source', 'rx-informer listWatch alone (no cache)', 'rxSource.ts'), optIn: true },
   ...(env.BENCH_RX_SRC
     ? [
-        nodeContender('rx-exp', `rx-informer from ${env.BENCH_RX_SRC} (experiment)`, 'rxInformer.ts', `--src=${env.BENCH_RX_SRC}`),
-        nodeContender('rx-exp-strip', `rx-informer + stripManagedFields from ${env.BENCH_RX_SRC} (experiment)`, 'rxInformer.ts', '--strip', `--src=${env.BENCH_RX_SRC}`),
+        nodeC('rx-exp', `rx-informer from ${env.BENCH_RX_SRC} (experiment)`, 'rxInformer.ts', `--src=${env.BENCH_RX_SRC}`),
+        nodeC('rx-exp-strip', `rx-informer + stripManagedFields from ${env.BENCH_RX_SRC} (experiment)`, 'rxInformer.ts', '--strip', `--src=${env.BENCH_RX_SRC}`),
       ]
     : []),
 ];
@@ -102,59 +76,6 @@ function setAffinity(pid: number, cpuList: string): void {
   execFileSync('taskset', ['-a', '-cp', cpuList, String(pid)], { stdio: 'ignore' });
 }
 const allCpus = `0-${cpus().length - 1}`;
-
-const log = (line: string): void => void process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${line}\n`);
-
-function buildClientGo(): string {
-  log('building bench/client-go (go build; downloads modules on the first run)');
-  const go = existsSync('/usr/local/go/bin/go') ? '/usr/local/go/bin/go' : 'go';
-  execFileSync(go, ['build', '-o', goBinary, '.'], { cwd: join(root, 'bench', 'client-go'), stdio: ['ignore', 'inherit', 'inherit'] });
-  return execFileSync(go, ['version'], { encoding: 'utf8' }).trim();
-}
-
-/** A child speaking JSON lines: `next(type)` resolves with the next message of that type. */
-function lines(child: ChildProcess, name: string) {
-  const waiting = new Map<string, { resolve: (m: never) => void; reject: (e: Error) => void }>();
-  const queued: Record<string, unknown>[] = [];
-  let failure: Error | undefined;
-  const fail = (error: Error): void => {
-    failure ??= error;
-    for (const w of waiting.values()) w.reject(error);
-    waiting.clear();
-  };
-  createInterface({ input: child.stdout! }).on('line', (line) => {
-    let message: Record<string, unknown>;
-    try {
-      message = JSON.parse(line);
-    } catch {
-      return void log(`${name}: ${line}`);
-    }
-    const waiter = waiting.get(message.type as string);
-    if (waiter) {
-      waiting.delete(message.type as string);
-      waiter.resolve(message as never);
-    } else queued.push(message);
-  });
-  child.on('exit', (code, signal) => fail(new Error(`${name} exited (${code ?? signal})`)));
-  child.on('error', fail);
-  return {
-    next<M>(type: string, timeoutMs: number): Promise<M> {
-      const i = queued.findIndex((m) => m.type === type);
-      if (i >= 0) return Promise.resolve(queued.splice(i, 1)[0] as M);
-      if (failure) return Promise.reject(failure);
-      return new Promise<M>((resolve, reject) => {
-        const timer = setTimeout(() => {
-          waiting.delete(type);
-          reject(new Error(`${name}: no "${type}" within ${timeoutMs} ms`));
-        }, timeoutMs);
-        waiting.set(type, {
-          resolve: (m) => (clearTimeout(timer), resolve(m)),
-          reject: (e) => (clearTimeout(timer), reject(e)),
-        });
-      });
-    },
-  };
-}
 
 interface WorkloadServer {
   readonly pid: number;
@@ -211,19 +132,15 @@ async function startServer(n: number): Promise<WorkloadServer> {
   };
 }
 
-function percentile(sorted: readonly number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
-
 async function runContender(contender: Contender, server: WorkloadServer, n: number, run: number, pinned: boolean, warmUp = false): Promise<Sample> {
   const tag = `${contender.id}-n${n}-r${run}${pinned ? '-pinned' : ''}`;
   const [command0, args0] = contender.command(server.kubeconfig, tag);
   setAffinity(server.pid, pinned ? '0' : allCpus);
   const [command, args] = pinned ? ['taskset', ['-c', '1', command0, ...args0]] : [command0, args0];
-  const child = spawn(command, args, { cwd: root, env: { ...env, BENCH_KUBECONFIG: server.kubeconfig }, stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(command, args, { cwd: root, env: { ...env, ...contender.env, BENCH_KUBECONFIG: server.kubeconfig }, stdio: ['pipe', 'pipe', 'inherit'] });
   const out = lines(child, tag);
   const measure = async (count: number, rate: number): Promise<{ fired: Awaited<ReturnType<WorkloadServer['fire']>>; measured: MeasuredMessage }> => {
-    child.stdin!.write(`${JSON.stringify({ type: 'measure', first: server.nextSeq, last: server.nextSeq + count - 1, record: rate > 0 })}\n`);
+    tell(child, { type: 'measure', first: server.nextSeq, last: server.nextSeq + count - 1, record: rate > 0 });
     await out.next('armed', 30_000);
     const measuredP = out.next<MeasuredMessage>('measured', 60_000 + count * 2);
     const fired = await server.fire(count, rate);
@@ -252,8 +169,8 @@ async function runContender(contender: Contender, server: WorkloadServer, n: num
       if (lat.measured.instruments) log(`${tag}: its own instruments over the latency run: ${JSON.stringify(lat.measured.instruments)}; harness p95 ${percentile(sorted, 95).toFixed(3)} ms`);
     }
     sample.maxRSS = Math.max(synced.maxRSS, tp.measured.maxRSS);
-    child.stdin!.write(`${JSON.stringify({ type: 'exit' })}\n`);
-    await new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)));
+    tell(child, { type: 'exit' });
+    await exited(child);
     return sample;
   } catch (error) {
     child.kill('SIGKILL');

@@ -6,21 +6,30 @@
  * - `floor.ts --map` (**floor-map**): each object is kept in a `Map` by `namespace/name`, replacing
  *   the previous one: the least a cache does (no freezing, no events, no snapshot).
  */
+import { KubeConfig } from '@kubernetes/client-node';
 import { readFileSync } from 'node:fs';
-import { Agent, request, type IncomingMessage } from 'node:http';
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { harness } from './harness.js';
 
 type Item = { metadata: { namespace?: string; name: string } };
-const config = JSON.parse(readFileSync(process.env.BENCH_KUBECONFIG!, 'utf8')) as { clusters: { cluster: { server: string } }[] };
-const base = config.clusters[0]!.cluster.server;
-const agent = new Agent({ keepAlive: true });
+// http for the test server; https with the kubeconfig's CA and client certificate files for a real apiserver.
+const kc = new KubeConfig();
+kc.loadFromFile(process.env.BENCH_KUBECONFIG!);
+const server = new URL(kc.getCurrentCluster()!.server);
+const secure = server.protocol === 'https:';
+const user = kc.getCurrentUser();
+const agent = secure
+  ? new HttpsAgent({ keepAlive: true, ca: readFileSync(kc.getCurrentCluster()!.caFile!), cert: readFileSync(user!.certFile!), key: readFileSync(user!.keyFile!) })
+  : new HttpAgent({ keepAlive: true });
+const request = secure ? httpsRequest : httpRequest;
 const cache = process.argv.includes('--map') ? new Map<string, Item>() : undefined;
 const keep = (item: Item): void => void cache?.set(`${item.metadata.namespace}/${item.metadata.name}`, item);
 const h = harness();
 
 const get = (path: string): Promise<IncomingMessage> =>
   new Promise((resolve, reject) => {
-    request(`${base}${path}`, { agent, headers: { Accept: 'application/json' } }, (res) => {
+    request(`${server.origin}${path}`, { agent, headers: { Accept: 'application/json' } }, (res) => {
       if (res.statusCode !== 200) reject(new Error(`GET ${path}: ${res.statusCode}`));
       else resolve(res);
     })
@@ -36,7 +45,8 @@ async function getJson(path: string): Promise<{ metadata: { resourceVersion: str
 
 h.start();
 let count = 0;
-let page = await getJson('/api/v1/configmaps?limit=500');
+// The request rx-informer's first list sends (R1): the watch cache may answer it in one page.
+let page = await getJson('/api/v1/configmaps?resourceVersion=0&limit=500');
 for (;;) {
   count += page.items.length;
   if (cache) for (const item of page.items) keep(item);

@@ -1,6 +1,6 @@
 /**
  * Contender: rx-informer, `listWatch` + `informer()` with default options; with `--strip`, the
- * source's `transform` is `stripManagedFields`; with `--streaming`, `streamingList: true`. Watches `changes$` (each notification is delivered
+ * source's `transform` is `stripManagedFields`; with `--streaming`, `streamingList: true`; with `--paged`, `listSemantic: 'mostRecent'`. Watches `changes$` (each notification is delivered
  * once the snapshot holding it is current), so "seen" means "visible in a snapshot".
  * With `--src=<dir>`, imports the library from `<dir>/index.ts` instead: a patched copy of src/,
  * so a proposed fix is measured against the original in the same run (BENCH_RX_SRC in run.ts).
@@ -20,6 +20,7 @@ const { informer, informerMetrics, listWatch, stripManagedFields } = (src ? awai
 
 const strip = process.argv.includes('--strip');
 const streaming = process.argv.includes('--streaming');
+const paged = process.argv.includes('--paged');
 const kubeConfig = new KubeConfig();
 kubeConfig.loadFromFile(process.env.BENCH_KUBECONFIG!);
 // (A copy of src/ from before the histograms has no eventLatency: it runs without instruments.)
@@ -37,6 +38,7 @@ h.start();
 const source = listWatch<KubeObject>(kubeConfig, { version: 'v1', plural: 'configmaps' }, {
   ...(strip ? { transform: stripManagedFields } : {}),
   ...(streaming ? { streamingList: true } : {}),
+  ...(paged ? { listSemantic: 'mostRecent' as const } : {}),
   onStatus: (s) => s.type === 'ERROR' && console.error('[rx-informer]', s.error.message),
 });
 const cms = informer<KubeObject>(metrics ? source.pipe(tap((event) => metrics.onEvent(event))) : source, metrics ? { onUpdate: metrics.onUpdate } : {});
