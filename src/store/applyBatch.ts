@@ -1,4 +1,3 @@
-import { castDraft, produce } from 'immer';
 import { deepFreeze } from './internal/deepFreeze.js';
 import { editTrie, emptyTrie, type HashTrie, type TrieEditor } from './internal/hashTrie.js';
 import { adoptVersionedMap, editVersionedMap, type VersionedMap } from './internal/versionedMap.js';
@@ -9,7 +8,7 @@ import { indexFuncError, type InformerError } from '../errors.js';
 import type { KubeObject } from './kubeObject.js';
 import type { Notification } from './notification.js';
 import { resourceVersionOf } from './resourceVersionOf.js';
-import { stateOf, type Snapshot, type SnapshotState } from './snapshot.js';
+import { snapshotOf, stateOf, type Snapshot, type SnapshotState } from './snapshot.js';
 
 /** What applying one batch produced. */
 export interface StoreUpdate<T extends KubeObject = KubeObject> {
@@ -85,7 +84,11 @@ export function applyBatch<T extends KubeObject>(snapshot: Snapshot<T>, batch: D
   return storeUpdate(state, items.commit(), indexes, names, changes, errors, batch);
 }
 
-/** The snapshot after a batch (through immer: the same reference when nothing changed) and the update. */
+/**
+ * The snapshot after a batch and the update. The snapshot is the same reference when the batch
+ * changed nothing (style point 13); it is built directly rather than through an immer draft: one
+ * frozen record of six fields, once per batch, where a draft cost ~3 µs of every single-event batch.
+ */
 function storeUpdate<T extends KubeObject>(
   state: SnapshotState<T>,
   nextItems: VersionedMap<T>,
@@ -95,18 +98,21 @@ function storeUpdate<T extends KubeObject>(
   errors: InformerError[],
   batch: Pick<DeltaBatch<T>, 'resourceVersion' | 'listed' | 'resync'>,
 ): StoreUpdate<T> {
-  const committed = indexes.map((index) => index.commit());
-  const indexesChanged = committed.some((trie, position) => trie !== state.indexes[position]);
+  let nextIndexes = state.indexes;
+  if (indexes.length > 0) {
+    const committed = indexes.map((index) => index.commit());
+    if (committed.some((trie, position) => trie !== state.indexes[position])) nextIndexes = Object.freeze(committed);
+  }
   const nextNames = names.commit();
-  const next = produce(state, (draft) => {
-    draft.items = castDraft(nextItems);
-    if (indexesChanged) draft.indexes = castDraft(Object.freeze(committed));
-    if (nextNames !== state.names) draft.names = castDraft(nextNames);
-    if (batch.resourceVersion !== undefined) draft.resourceVersion = batch.resourceVersion;
-    if (batch.listed) draft.synced = true;
-  });
+  const resourceVersion = batch.resourceVersion ?? state.resourceVersion;
+  const synced = state.synced || batch.listed === true;
+  const unchanged =
+    nextItems === state.items && nextIndexes === state.indexes && nextNames === state.names && resourceVersion === state.resourceVersion && synced === state.synced;
+  const next = unchanged
+    ? (state as Snapshot<T> & SnapshotState<T>)
+    : snapshotOf<T>({ items: nextItems, indexes: nextIndexes, indexNames: state.indexNames, names: nextNames, resourceVersion, synced });
   return Object.freeze({
-    snapshot: next as unknown as Snapshot<T>,
+    snapshot: next as Snapshot<T>,
     changes: Object.freeze(changes),
     errors: errors.length ? Object.freeze(errors) : NO_ERRORS,
     ...(batch.resync ? { resync: true as const } : {}),
