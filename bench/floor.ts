@@ -23,7 +23,7 @@ import { stampedJson } from './workload.js';
 const N = Number(process.env.BENCH_N ?? 100_000);
 const M = Number(process.env.BENCH_EVENTS ?? 100_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const CHUNK = 40;
+const CHUNK = Number(process.env.BENCH_CHUNK ?? 40);
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) throw new Error('run with --expose-gc');
 const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
