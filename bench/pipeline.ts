@@ -1,6 +1,7 @@
 /**
  * `node --expose-gc --import=tsx bench/pipeline.ts [dir…]`: the informer pipeline without HTTP,
  * A/B. For each library copy (src/ by default; each `dir` is a patched copy of src/ to compare),
+ * compiled first (bench/library.ts),
  * feeds N = BENCH_N (100k) list items in pages of 500, then M = 20k MODIFIED events in network-
  * chunk-sized bursts of 40 lines, every line `JSON.parse`d inside the clock, and times (a) list →
  * synced and (b) first event → last event visible on `changes$` (wall time, and the process's CPU
@@ -12,11 +13,10 @@
  * with its burst's arrival (one clock read a burst, one property an event), `+ metrics` also wires
  * an `informerMetrics()` collector (arrival queue, histograms); they price the latency probe.
  */
-import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { pathToFileURL } from 'node:url';
 import { Subject, tap } from 'rxjs';
 import type { KubeObject, RawEvent } from 'rx-informer';
+import { buildLibrary, importLibrary } from './library.js';
 import { stampedJson } from './workload.js';
 
 const N = Number(process.env.BENCH_N ?? 100_000);
@@ -35,14 +35,15 @@ interface Probe {
   readonly stamp?: boolean;
   readonly metrics?: boolean;
 }
-const src = (await import('rx-informer')) as Lib;
+// Each library compiled as users get it (bench/library.ts), not through tsx.
+const src = await importLibrary(buildLibrary());
 const variants: [string, Lib | undefined, Probe][] = [
   ['parse only', undefined, {}],
   ['src', src, {}],
   ['src + receivedAt', src, { stamp: true }],
   ['src + receivedAt + metrics', src, { stamp: true, metrics: true }],
 ];
-for (const dir of process.argv.slice(2)) variants.push([dir, (await import(pathToFileURL(resolve(dir, 'index.ts')).href)) as Lib, {}]);
+for (const dir of process.argv.slice(2)) variants.push([dir, await importLibrary(buildLibrary(dir)), {}]);
 
 const cpuNow = (): number => {
   const u = process.cpuUsage();

@@ -16,12 +16,14 @@
  *
  * Environment: BENCH_SIZES=1000,10000 BENCH_EVENTS=20000 BENCH_RUNS=3 BENCH_CONTENDERS=rx,floor-parse
  * BENCH_PIN=pinned|unpinned|both (default both; pinning needs 2 CPUs and `taskset`) override the defaults; BENCH_PROFILE=1 runs the Node contenders with --cpu-prof into .scratch/profiles;
- * BENCH_RX_SRC=<dir> adds a contender `rx-exp`: rx-informer imported from a patched copy of src/ in <dir>.
+ * BENCH_RX_SRC=<dir> adds contenders `rx-exp` and `rx-exp-strip`: rx-informer compiled from a patched copy of src/ in <dir>.
+ * rx-informer is measured compiled (bench/library.ts), as users get it.
  */
 import { spawn, fork, execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
+import { buildLibrary } from './library.js';
 import { buildClientGo, exited, goContender, lines, log, nodeContender, percentile, root, tell, type Contender } from './child.js';
 import type { MeasuredMessage, SyncedMessage } from './protocol.js';
 import { writeBenchmarks } from './assemble.js';
@@ -55,11 +57,14 @@ const allContenders: Contender[] = [
   { ...nodeC('rx-source', 'rx-informer listWatch alone (no cache)', 'rxSource.ts'), optIn: true },
   ...(env.BENCH_RX_SRC
     ? [
-        nodeC('rx-exp', `rx-informer from ${env.BENCH_RX_SRC} (experiment)`, 'rxInformer.ts', `--src=${env.BENCH_RX_SRC}`),
-        nodeC('rx-exp-strip', `rx-informer + stripManagedFields from ${env.BENCH_RX_SRC} (experiment)`, 'rxInformer.ts', '--strip', `--src=${env.BENCH_RX_SRC}`),
+        { ...nodeC('rx-exp', `rx-informer from ${env.BENCH_RX_SRC} (experiment)`, 'rxInformer.ts'), env: { BENCH_RX_LIB: buildLibrary(env.BENCH_RX_SRC) } },
+        { ...nodeC('rx-exp-strip', `rx-informer + stripManagedFields from ${env.BENCH_RX_SRC} (experiment)`, 'rxInformer.ts', '--strip'), env: { BENCH_RX_LIB: buildLibrary(env.BENCH_RX_SRC) } },
       ]
     : []),
 ];
+// The library as users get it (tsc's output), not src/ through tsx.
+log('building rx-informer (tsc -p tsconfig.build.json)');
+const rxLib = buildLibrary();
 const contenders = env.BENCH_CONTENDERS ? allContenders.filter((c) => env.BENCH_CONTENDERS!.split(',').includes(c.id)) : allContenders.filter((c) => !c.optIn);
 
 function hasTaskset(): boolean {
@@ -137,7 +142,7 @@ async function runContender(contender: Contender, server: WorkloadServer, n: num
   const [command0, args0] = contender.command(server.kubeconfig, tag);
   setAffinity(server.pid, pinned ? '0' : allCpus);
   const [command, args] = pinned ? ['taskset', ['-c', '1', command0, ...args0]] : [command0, args0];
-  const child = spawn(command, args, { cwd: root, env: { ...env, ...contender.env, BENCH_KUBECONFIG: server.kubeconfig }, stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(command, args, { cwd: root, env: { ...env, BENCH_RX_LIB: rxLib, ...contender.env, BENCH_KUBECONFIG: server.kubeconfig, BENCH_TAG: tag }, stdio: ['pipe', 'pipe', 'inherit'] });
   const out = lines(child, tag);
   const measure = async (count: number, rate: number): Promise<{ fired: Awaited<ReturnType<WorkloadServer['fire']>>; measured: MeasuredMessage }> => {
     tell(child, { type: 'measure', first: server.nextSeq, last: server.nextSeq + count - 1, record: rate > 0 });

@@ -27,6 +27,7 @@ import { writeBenchmarks } from '../assemble.js';
 import { buildClientGo, exited, goContender, lines, log, nodeContender, percentile, root, tell, type Contender } from '../child.js';
 import type { ArmedMessage, MeasuredMessage, SyncedMessage } from '../protocol.js';
 import { benchObject, nameOf, namespaceOf } from '../workload.js';
+import { buildLibrary } from '../library.js';
 import { apiClient, expectStatus, pool, requestCounts, updatePatch } from './apiClient.js';
 import { renderCluster, type ClusterResults, type ClusterSample, type Measured } from './report.js';
 
@@ -65,6 +66,8 @@ const allContenders: Contender[] = [
 ];
 const contenders = env.BENCH_CONTENDERS ? allContenders.filter((c) => env.BENCH_CONTENDERS!.split(',').includes(c.id)) : allContenders;
 
+// The library as users get it (tsc's output), not src/ through tsx.
+const rxLib = buildLibrary();
 const client = apiClient(kubeconfig);
 let seq = 0;
 
@@ -135,7 +138,7 @@ async function runContender(contender: Contender, n: number, run: number): Promi
   const [command, args] = contender.command(kubeconfig!, tag);
   const logOffset = logSize();
   const before = await requestCounts(client);
-  const child = spawn(command, args, { cwd: root, env: { ...env, ...contender.env, BENCH_KUBECONFIG: kubeconfig }, stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(command, args, { cwd: root, env: { ...env, BENCH_RX_LIB: rxLib, ...contender.env, BENCH_KUBECONFIG: kubeconfig, BENCH_TAG: tag }, stdio: ['pipe', 'pipe', 'inherit'] });
   const out = lines(child, tag);
   try {
     const synced = await out.next<SyncedMessage & { bytes?: number }>('synced', 120_000 + n * 3);

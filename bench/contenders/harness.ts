@@ -2,7 +2,8 @@
  * What every Node contender shares: memory readings, the stdout/stdin protocol of bench/protocol.ts,
  * and the check of each arriving object against the armed measurement.
  */
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector';
 import { createInterface } from 'node:readline';
 import { nowMs, SEQ_ANNOTATION, TIME_ANNOTATION, type MeasureCommand } from '../protocol.js';
 
@@ -21,6 +22,28 @@ export const maxRSS = (): number => process.resourceUsage().maxRSS * 1024;
 export const currentRSS = (): number => {
   const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'));
   return match ? Number(match[1]) * 1024 : process.memoryUsage().rss;
+};
+
+// BENCH_PROFILE_MEASURE=<dir>: a CPU profile of the first measurement only (from "armed" to "measured"),
+// written to <dir>/<BENCH_TAG or pid>-measure.cpuprofile: the per-event cost without the sync in it.
+const profileDir = process.env.BENCH_PROFILE_MEASURE;
+let profiler: Session | undefined;
+const startProfile = (): void => {
+  if (!profileDir || profiler) return;
+  profiler = new Session();
+  profiler.connect();
+  profiler.post('Profiler.enable');
+  profiler.post('Profiler.setSamplingInterval', { interval: 100 });
+  profiler.post('Profiler.start');
+};
+const stopProfile = (): void => {
+  const session = profiler;
+  if (!session || !profileDir) return;
+  session.post('Profiler.stop', (error, result) => {
+    if (error) return;
+    mkdirSync(profileDir, { recursive: true });
+    writeFileSync(`${profileDir}/${process.env.BENCH_TAG ?? process.pid}-measure.cpuprofile`, JSON.stringify(result.profile));
+  });
 };
 
 const cpuMs = (): number => {
@@ -57,7 +80,11 @@ export function harness(instruments?: { armed(): void; measured(): Record<string
     seenSeqs[i] = 1;
     const now = nowMs();
     if (record) latencies.push(now - Number(annotations![TIME_ANNOTATION]));
-    if (--left === 0) emit({ type: 'measured', lastSeen: now, cpuMs: cpuMs() - cpuAtArm, latencies, maxRSS: maxRSS(), ...(instruments ? { instruments: instruments.measured() } : {}) });
+    if (--left === 0) {
+      const cpu = cpuMs() - cpuAtArm;
+      stopProfile();
+      emit({ type: 'measured', lastSeen: now, cpuMs: cpu, latencies, maxRSS: maxRSS(), ...(instruments ? { instruments: instruments.measured() } : {}) });
+    }
   };
   createInterface({ input: process.stdin }).on('line', (line) => {
     const command = JSON.parse(line) as MeasureCommand | { type: 'exit' };
@@ -71,6 +98,7 @@ export function harness(instruments?: { armed(): void; measured(): Record<string
     seenSeqs = new Uint8Array(left);
     instruments?.armed();
     emit({ type: 'armed', rss: currentRSS() });
+    startProfile();
     cpuAtArm = cpuMs();
   });
   return {
