@@ -1,0 +1,61 @@
+import type { IncomingMessage } from 'node:http';
+import type { Subscriber } from 'rxjs';
+import { TransportError } from '../../errors.js';
+import { createListBodyParser } from './listBodyParser.js';
+import { bodyLimiter, defaultMaxBodyBytes, type BodyLimit } from './readJson.js';
+
+/**
+ * Reads a list response: parses it as it arrives ({@link createListBodyParser}: the head first,
+ * then the items chunk by chunk), emits the list (through `map`) when the body ends, and completes.
+ *
+ * `onHead` gets the parsed head (`kind`, `apiVersion`, `metadata`, and `items: []`) as soon as it
+ * has arrived, so a caller can act on `metadata.continue` while the items still stream; at most once.
+ * A body that is not JSON, or ends early, is a {@link TransportError}. A body longer than
+ * `limit.bytes` (by its `Content-Length`, or as counted while it streams) is abandoned as
+ * {@link readJson} abandons one: the response destroyed, a {@link TransportError} (`bodyTooLarge`).
+ */
+export function readList<R>(
+  response: IncomingMessage,
+  subscriber: Subscriber<R>,
+  map: (value: unknown) => R,
+  verb: string,
+  onHead?: (head: unknown) => void,
+  limit: BodyLimit = { bytes: defaultMaxBodyBytes },
+): void {
+  const limiter = bodyLimiter(response, subscriber, verb, limit);
+  if (!limiter.start()) return;
+  const parser = createListBodyParser(onHead);
+  const invalid = (error: unknown): TransportError => new TransportError(verb, `invalid response body: ${(error as Error).message}`, { cause: error });
+  const onData = (chunk: Buffer): void => {
+    if (subscriber.closed) return;
+    if (!limiter.add(chunk)) {
+      response.off('data', onData);
+      return;
+    }
+    try {
+      parser.push(chunk);
+    } catch (error) {
+      response.off('data', onData);
+      response.destroy();
+      subscriber.error(invalid(error));
+    }
+  };
+  response.on('data', onData);
+  response.on('close', () => {
+    if (!response.complete && !subscriber.closed) {
+      subscriber.error(new TransportError(verb, 'the connection closed before the body ended', { code: 'ECONNRESET' }));
+    }
+  });
+  response.on('end', () => {
+    if (subscriber.closed) return;
+    let value: R;
+    try {
+      value = map(parser.end());
+    } catch (error) {
+      subscriber.error(invalid(error));
+      return;
+    }
+    subscriber.next(value);
+    subscriber.complete();
+  });
+}
