@@ -25,7 +25,7 @@ export function buildLibrary(srcDir?: string): string {
   const config = join(dirname(dir), `tsconfig.${basename(dir)}.json`);
   writeFileSync(
     config,
-    JSON.stringify({ extends: join(root, 'tsconfig.build.json'), compilerOptions: { rootDir: dir, outDir, sourceMap: false, declaration: false }, include: [dir] }),
+    JSON.stringify({ extends: join(root, 'tsconfig.build.json'), compilerOptions: { rootDir: dir, outDir, sourceMap: false, inlineSources: false, declaration: false }, include: [dir] }),
   );
   execFileSync(process.execPath, [tsc, '-p', config], { cwd: root, stdio: 'inherit' });
   return join(outDir, 'index.js');
