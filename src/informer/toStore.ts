@@ -220,7 +220,7 @@ export function toStore<T extends KubeObject>(config: ToStoreConfig<T> = {}): Op
             const into = (listing ??= new Map());
             for (const object of event.items) {
               const key = keying.listKey(object, held);
-              if (key !== undefined) into.set(key, prepareForStore(object));
+              if (key !== undefined) into.set(key, prepareForStore(object, snapshot.get(key)));
             }
             return;
           }

@@ -1,4 +1,5 @@
 import { deepFreeze } from './internal/deepFreeze.js';
+import { shareUnchanged } from './internal/shareUnchanged.js';
 import { editTrie, emptyTrie, type HashTrie, type TrieEditor } from './internal/hashTrie.js';
 import { adoptVersionedMap, editVersionedMap, type VersionedMap } from './internal/versionedMap.js';
 import type { Delta, DeltaBatch } from './delta.js';
@@ -33,7 +34,9 @@ const NO_ERRORS: readonly InformerError[] = Object.freeze([]);
  * isInInitialList)` otherwise, `isInInitialList` being true only for the objects of the first list
  * (R19); `Deleted` removes the key and always notifies `delete`. Indexes
  * are maintained incrementally (R26). The resourceVersion becomes the batch's (R28); `synced`
- * becomes true with the first listed batch. Objects entering the store are deeply frozen.
+ * becomes true with the first listed batch. Objects entering the store are deeply frozen, and a new
+ * version of a cached object shares every part equal to the old version's (the parts it takes over
+ * are the old version's objects: unchanged parts keep their identity from one version to the next).
  *
  * The cost follows the batch, not the store: objects live in a versioned map (a `Map` for the
  * newest snapshot, undo records for older ones) and indexes in persistent tries.
@@ -68,7 +71,8 @@ export function applyBatch<T extends KubeObject>(snapshot: Snapshot<T>, batch: D
       changes.push(Object.freeze({ type: 'delete', key, object: deepFreeze(delta.object) }));
       return;
     }
-    const object = deepFreeze(delta.object);
+    // An update keeps the unchanged parts of the version it replaces (and so freezes only the rest).
+    const object = deepFreeze(shareUnchanged(delta.object, items.get(key)));
     const old = items.set(key, object);
     names.update(key, old, object);
     if (old === undefined) {
@@ -120,12 +124,12 @@ function storeUpdate<T extends KubeObject>(
 }
 
 /**
- * @internal Makes an object ready to enter the store ahead of the batch that will carry it (today:
- * deep-freezes it, as {@link applyBatch} would), so a list page can be prepared while the next one
- * is still on the wire.
+ * @internal Makes an object ready to enter the store ahead of the batch that will carry it, as
+ * {@link applyBatch} would (shares what it has in common with `previous`, the version the store
+ * holds, and deep-freezes it), so a list page can be prepared while the next one is on the wire.
  */
-export function prepareForStore<T>(object: T): T {
-  return deepFreeze(object);
+export function prepareForStore<T>(object: T, previous?: T): T {
+  return deepFreeze(shareUnchanged(object, previous));
 }
 
 /**
