@@ -250,7 +250,9 @@ const jsonPath = join(root, 'bench', 'results', `bench-${quick ? 'quick-' : ''}$
 writeFileSync(jsonPath, `${JSON.stringify(results, null, 2)}\n`);
 log(`raw results: ${jsonPath}`);
 const report = renderLoopback(results);
-if (quick) process.stdout.write(report);
+// Only a full run with the defaults rewrites BENCHMARKS.md; a quick or narrowed one prints its tables.
+const narrowed = ['BENCH_SIZES', 'BENCH_EVENTS', 'BENCH_RUNS', 'BENCH_CONTENDERS', 'BENCH_PIN', 'BENCH_LATENCY_EVENTS', 'BENCH_RX_SRC'].some((name) => env[name] !== undefined);
+if (quick || narrowed) process.stdout.write(report);
 else log(`wrote ${writeBenchmarks('loopback', report)}`);
 if (results.failures.length > 0) {
   log(`${results.failures.length} contender run(s) failed`);

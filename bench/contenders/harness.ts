@@ -24,25 +24,28 @@ export const currentRSS = (): number => {
   return match ? Number(match[1]) * 1024 : process.memoryUsage().rss;
 };
 
-// BENCH_PROFILE_MEASURE=<dir>: a CPU profile of the first measurement only (from "armed" to "measured"),
-// written to <dir>/<BENCH_TAG or pid>-measure.cpuprofile: the per-event cost without the sync in it.
+// BENCH_PROFILE_MEASURE=<dir>: a CPU profile of each measurement alone (from "armed" to "measured"),
+// written to <dir>/<BENCH_TAG or pid>-measure<k>.cpuprofile: the per-event cost without the sync in it.
 const profileDir = process.env.BENCH_PROFILE_MEASURE;
 let profiler: Session | undefined;
+let measurements = 0;
 const startProfile = (): void => {
-  if (!profileDir || profiler) return;
-  profiler = new Session();
-  profiler.connect();
-  profiler.post('Profiler.enable');
-  profiler.post('Profiler.setSamplingInterval', { interval: 100 });
+  if (!profileDir) return;
+  if (!profiler) {
+    profiler = new Session();
+    profiler.connect();
+    profiler.post('Profiler.enable');
+    profiler.post('Profiler.setSamplingInterval', { interval: 250 });
+  }
   profiler.post('Profiler.start');
 };
 const stopProfile = (): void => {
-  const session = profiler;
-  if (!session || !profileDir) return;
-  session.post('Profiler.stop', (error, result) => {
+  if (!profiler || !profileDir) return;
+  const k = measurements++;
+  profiler.post('Profiler.stop', (error, result) => {
     if (error) return;
     mkdirSync(profileDir, { recursive: true });
-    writeFileSync(`${profileDir}/${process.env.BENCH_TAG ?? process.pid}-measure.cpuprofile`, JSON.stringify(result.profile));
+    writeFileSync(`${profileDir}/${process.env.BENCH_TAG ?? process.pid}-measure${k}.cpuprofile`, JSON.stringify(result.profile));
   });
 };
 
