@@ -10,17 +10,20 @@
  *   order: through a real apiserver, concurrent writes commit in any order), with the CPU time it
  *   spent since `armed`; `{ type: 'exit' }` ends it.
  *
- * Every time is milliseconds since the epoch with sub-millisecond precision, from one machine.
+ * Every time is milliseconds of the machine's monotonic clock (CLOCK_MONOTONIC), with
+ * sub-millisecond precision: one clock for every process, so a time written by one process can be
+ * subtracted from a time read in another. (`performance.timeOrigin + performance.now()` cannot: each
+ * process fixes its own origin at start, and two of them were seen to disagree by ~5 ms, which made
+ * latencies negative.)
  */
-import { performance } from 'node:perf_hooks';
 
 /** Sequence number of a benchmark write, in the object's annotations. */
 export const SEQ_ANNOTATION = 'bench.rx-informer.dev/seq';
 /** When the server made the write (epoch ms, fractional). */
 export const TIME_ANNOTATION = 'bench.rx-informer.dev/t';
 
-/** Epoch milliseconds with sub-millisecond precision. */
-export const nowMs = (): number => performance.timeOrigin + performance.now();
+/** Milliseconds of CLOCK_MONOTONIC (the same clock in every process of the machine; Go: bench/client-go). */
+export const nowMs = (): number => Number(process.hrtime.bigint()) / 1e6;
 
 export interface SyncedMessage {
   readonly type: 'synced';

@@ -28,6 +28,7 @@ import (
 	"syscall"
 	"time"
 
+	"golang.org/x/sys/unix"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
@@ -40,7 +41,12 @@ const seqAnnotation = "bench.rx-informer.dev/seq"
 const timeAnnotation = "bench.rx-informer.dev/t"
 const protobuf = "application/vnd.kubernetes.protobuf"
 
-func nowMs() float64 { return float64(time.Now().UnixNano()) / 1e6 }
+// nowMs is CLOCK_MONOTONIC in milliseconds: the clock every process of the benchmark reads (bench/protocol.ts).
+func nowMs() float64 {
+	var ts unix.Timespec
+	unix.ClockGettime(unix.CLOCK_MONOTONIC, &ts)
+	return float64(ts.Nano()) / 1e6
+}
 
 var outMu sync.Mutex
 

@@ -25,7 +25,7 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { writeBenchmarks } from '../assemble.js';
 import { buildClientGo, exited, goContender, lines, log, nodeContender, percentile, root, tell, type Contender } from '../child.js';
-import type { ArmedMessage, MeasuredMessage, SyncedMessage } from '../protocol.js';
+import { nowMs, type ArmedMessage, type MeasuredMessage, type SyncedMessage } from '../protocol.js';
 import { benchObject, nameOf, namespaceOf } from '../workload.js';
 import { buildLibrary } from '../library.js';
 import { apiClient, expectStatus, pool, requestCounts, updatePatch } from './apiClient.js';
@@ -90,7 +90,7 @@ async function write(n: number, count: number, perSecond?: number): Promise<{ fi
     const i = (first + k) % n;
     return expectStatus(client, [200], 'PATCH', `/api/v1/namespaces/${namespaceOf(i)}/configmaps/${nameOf(i)}`, updatePatch(first + k), 'application/merge-patch+json');
   };
-  const sent = performance.timeOrigin + performance.now();
+  const sent = nowMs();
   if (perSecond === undefined) await pool(0, count, burstConcurrency, patch);
   else {
     const start = performance.now();
@@ -103,7 +103,7 @@ async function write(n: number, count: number, perSecond?: number): Promise<{ fi
     }
     await Promise.all(inFlight);
   }
-  return { first, sent, done: performance.timeOrigin + performance.now() };
+  return { first, sent, done: nowMs() };
 }
 
 const logSize = (): number => statSync(apiserverLog).size;
