@@ -31,6 +31,121 @@ const COMMA = 0x2c;
 
 const isSpace = (b: number): boolean => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
 
+/** Where the items scanner is between chunks. */
+interface ScanState {
+  /** Nesting inside the current item (0: between items). */
+  depth: number;
+  inString: boolean;
+  /** The last byte was a backslash inside a string. */
+  escaped: boolean;
+  /** Inside a number, `true`, `false` or `null` at the items level. */
+  inLiteral: boolean;
+  /** Inside an item. */
+  inItem: boolean;
+}
+
+/** What one chunk held: offsets in it, -1 when absent (`runStart` -1: the run began in an earlier chunk; -2: no run). */
+interface ScanResult {
+  runStart: number;
+  itemStart: number;
+  lastEnd: number;
+  /** The items array's closing `]`. */
+  arrayEnd: number;
+}
+
+/**
+ * The scanner's loop, on locals (it runs for every byte of a large list): from `start`, tracks
+ * strings, escapes and nesting, and notes where items begin and end. A string's end is found with
+ * `indexOf` (strings are most of a Kubernetes object's bytes). Updates `state` for the next chunk.
+ */
+function scan(chunk: Buffer, start: number, state: ScanState): ScanResult {
+  const n = chunk.length;
+  let { depth, inString, escaped, inLiteral, inItem } = state;
+  let runStart = inItem ? -1 : -2;
+  let itemStart = -1;
+  let lastEnd = -1;
+  let arrayEnd = -1;
+  let i = start;
+  while (i < n) {
+    if (inString) {
+      if (escaped) {
+        escaped = false;
+        i++;
+        continue;
+      }
+      const quote = chunk.indexOf(QUOTE, i);
+      // Backslashes right before the quote (or, with none, at the chunk's end): an odd run escapes it.
+      const end = quote < 0 ? n : quote;
+      let k = end - 1;
+      while (k >= i && chunk[k] === BACKSLASH) k--;
+      const odd = (end - 1 - k) % 2 === 1;
+      if (quote < 0) {
+        escaped = odd;
+        i = n;
+      } else if (odd) {
+        i = quote + 1;
+      } else {
+        inString = false;
+        i = quote + 1;
+        if (depth === 0) {
+          inItem = false;
+          lastEnd = i;
+        }
+      }
+      continue;
+    }
+    const b = chunk[i]!;
+    if (inLiteral) {
+      if (b === COMMA || b === CLOSE_BRACKET || isSpace(b)) {
+        inLiteral = false;
+        inItem = false;
+        lastEnd = i;
+      } else {
+        i++;
+        continue;
+      }
+    }
+    if (b === QUOTE) {
+      if (depth === 0) {
+        inItem = true;
+        itemStart = i;
+        if (runStart === -2) runStart = i;
+      }
+      inString = true;
+    } else if (b === OPEN_BRACE || b === OPEN_BRACKET) {
+      if (depth === 0) {
+        inItem = true;
+        itemStart = i;
+        if (runStart === -2) runStart = i;
+      }
+      depth++;
+    } else if (b === CLOSE_BRACE || b === CLOSE_BRACKET) {
+      if (depth === 0) {
+        if (b === CLOSE_BRACE) throw new SyntaxError(`unexpected "}" in the items array`);
+        arrayEnd = i;
+        break;
+      }
+      depth--;
+      if (depth === 0) {
+        inItem = false;
+        lastEnd = i + 1;
+      }
+    } else if (depth === 0 && b !== COMMA && !isSpace(b)) {
+      inItem = true;
+      itemStart = i;
+      if (runStart === -2) runStart = i;
+      inLiteral = true;
+    }
+    i++;
+  }
+  state.depth = depth;
+  state.inString = inString;
+  state.escaped = escaped;
+  state.inLiteral = inLiteral;
+  state.inItem = inItem;
+  return { runStart, itemStart, lastEnd, arrayEnd };
+}
+
 /** What {@link createListBodyParser} returns. */
 export interface ListBodyParser {
   /** Feeds the next chunk. Throws a `SyntaxError` when the body cannot be JSON. */
@@ -60,12 +175,7 @@ export function createListBodyParser(onHead?: (head: Record<string, unknown>) =>
   let arrayAt = 0;
   const items: unknown[] = [];
 
-  // The items scanner. `depth` is the nesting inside the current item (0: between items).
-  let depth = 0;
-  let inString = false;
-  let escaped = false;
-  let inLiteral = false; // a number, true, false or null at the items level
-  let inItem = false;
+  const state: ScanState = { depth: 0, inString: false, escaped: false, inLiteral: false, inItem: false };
   // Bytes of the unparsed run of items that started in an earlier chunk.
   let held: Buffer[] = [];
   let heldBytes = 0;
@@ -87,71 +197,25 @@ export function createListBodyParser(onHead?: (head: Record<string, unknown>) =>
   /** Scans `chunk` from `start`: parses the complete items it holds, keeps a partial one. */
   const scanItems = (chunk: Buffer, start: number): void => {
     const n = chunk.length;
-    // Where the unparsed run starts in this chunk (-1: before it, in `held`, or no run), where the
-    // current item started, and where the last complete item ended.
-    let runStart = inItem ? -1 : -2;
-    let itemStart = -1;
-    let lastEnd = -1;
-    let i = start;
-    const begin = (at: number): void => {
-      inItem = true;
-      itemStart = at;
-      if (runStart === -2) runStart = at;
-    };
-    const done = (at: number): void => {
-      inItem = false;
-      lastEnd = at;
-    };
-    for (; i < n; i++) {
-      const b = chunk[i]!;
-      if (inString) {
-        if (escaped) escaped = false;
-        else if (b === BACKSLASH) escaped = true;
-        else if (b === QUOTE) {
-          inString = false;
-          if (depth === 0) done(i + 1);
-        }
-        continue;
-      }
-      if (inLiteral) {
-        if (b === COMMA || b === CLOSE_BRACKET || isSpace(b)) {
-          inLiteral = false;
-          done(i);
-        } else continue;
-      }
-      if (b === QUOTE) {
-        if (depth === 0) begin(i);
-        inString = true;
-      } else if (b === OPEN_BRACE || b === OPEN_BRACKET) {
-        if (depth === 0) begin(i);
-        depth++;
-      } else if (b === CLOSE_BRACE || b === CLOSE_BRACKET) {
-        if (depth === 0) {
-          if (b === CLOSE_BRACE) throw new SyntaxError(`unexpected "}" in the items array`);
-          phase = 'tail'; // the end of the items array
-          break;
-        }
-        depth--;
-        if (depth === 0) done(i + 1);
-      } else if (depth === 0 && b !== COMMA && !isSpace(b)) {
-        begin(i);
-        inLiteral = true;
-      }
-    }
+    const found = scan(chunk, start, state);
+    const { lastEnd, runStart, itemStart } = found;
     if (lastEnd >= 0) {
       parseRun(textOf(chunk, runStart < 0 ? 0 : runStart, lastEnd));
-      if (inItem) {
+      if (state.inItem) {
         held = [chunk.subarray(itemStart)];
         heldBytes = n - itemStart;
       }
-    } else if (inItem) {
+    } else if (state.inItem) {
       const from = runStart >= 0 ? runStart : 0;
       held.push(from === 0 ? chunk : chunk.subarray(from));
       heldBytes += n - from;
     }
-    if (phase === 'tail' && i + 1 < n) {
-      parts = [chunk.subarray(i + 1)];
-      size = n - i - 1;
+    if (found.arrayEnd >= 0) {
+      phase = 'tail';
+      if (found.arrayEnd + 1 < n) {
+        parts = [chunk.subarray(found.arrayEnd + 1)];
+        size = n - found.arrayEnd - 1;
+      }
     }
   };
 
