@@ -7,7 +7,7 @@
  * The items array is cut into items by a byte scanner that tracks strings (with escapes) and
  * nesting; each chunk's run of complete items is parsed with one `JSON.parse`, an item split across
  * chunks waits for the rest. Every byte still goes through `JSON.parse`, so what is accepted is JSON.
- * The scan costs about half as much CPU again as the parse, so a body is only streamed once it has
+ * The scan costs about a tenth of the parse on top, and a body is only streamed once it has
  * grown past `streamAfterBytes` (4 MiB: a page of 500 objects stays below it and is parsed whole,
  * a one-page list of the whole collection, or an unpaged relist, streams). A body without a head
  * before `"items":[` (within 64 KiB) is kept and parsed whole at the end.
