@@ -71,8 +71,7 @@ export function applyBatch<T extends KubeObject>(snapshot: Snapshot<T>, batch: D
       changes.push(Object.freeze({ type: 'delete', key, object: deepFreeze(delta.object) }));
       return;
     }
-    // An update keeps the unchanged parts of the version it replaces (and so freezes only the rest).
-    const object = deepFreeze(shareUnchanged(delta.object, items.get(key)));
+    const object = prepareForStore(delta.object, items.get(key));
     const old = items.set(key, object);
     names.update(key, old, object);
     if (old === undefined) {
@@ -127,6 +126,7 @@ function storeUpdate<T extends KubeObject>(
  * @internal Makes an object ready to enter the store ahead of the batch that will carry it, as
  * {@link applyBatch} would (shares what it has in common with `previous`, the version the store
  * holds, and deep-freezes it), so a list page can be prepared while the next one is on the wire.
+ * An update keeps the unchanged parts of the version it replaces, so only the rest is frozen.
  */
 export function prepareForStore<T>(object: T, previous?: T): T {
   return deepFreeze(shareUnchanged(object, previous));

@@ -32,15 +32,31 @@ export function shareUnchanged<T>(next: T, previous: unknown): T {
 function share(a: unknown, b: unknown, budget: { left: number }): unknown {
   if (a === b) return b;
   if (typeof a !== 'object' || a === null || typeof b !== 'object' || b === null) return a;
+  return shareObject(a, b, budget);
+}
+
+// Leaves are compared in the loops, without a call each. An equal string member takes the old
+// version's copy (=== cannot tell copies apart, so it is assigned whatever): the new copy dies young.
+function shareObject(a: object, b: object, budget: { left: number }): unknown {
   if (--budget.left < 0 || Object.isFrozen(a)) return a;
   if (Array.isArray(a)) {
     if (!Array.isArray(b)) return a;
     let same = a.length === b.length;
     const n = Math.min(a.length, b.length);
     for (let i = 0; i < n; i++) {
-      const child = share(a[i], b[i], budget);
-      if (child !== a[i]) a[i] = child;
-      if (child !== b[i]) same = false;
+      const x: unknown = a[i];
+      const y: unknown = b[i];
+      if (x === y) {
+        if (typeof x === 'string') a[i] = y;
+        continue;
+      }
+      if (typeof x !== 'object' || x === null || typeof y !== 'object' || y === null) {
+        same = false;
+        continue;
+      }
+      const child = shareObject(x, y, budget);
+      if (child !== x) a[i] = child;
+      if (child !== y) same = false;
     }
     return same ? b : a;
   }
@@ -51,16 +67,21 @@ function share(a: unknown, b: unknown, budget: { left: number }): unknown {
   let count = 0;
   for (const key in from) {
     count++;
-    const was = old[key]; // JSON has no undefined: undefined means `previous` lacks the member
-    if (was === undefined || key === '__proto__') {
+    const x = from[key];
+    const y = old[key]; // JSON has no undefined: undefined means `previous` lacks the member
+    if (x === y) {
+      if (typeof x === 'string') from[key] = y;
+      continue;
+    }
+    if (y === undefined || key === '__proto__' || typeof x !== 'object' || x === null || typeof y !== 'object' || y === null) {
       same = false;
       continue;
     }
-    const child = share(from[key], was, budget);
-    if (child !== from[key]) from[key] = child;
-    if (child !== was) same = false;
+    const child = shareObject(x, y, budget);
+    if (child !== x) from[key] = child;
+    if (child !== y) same = false;
   }
   if (!same) return a;
-  for (const _ in old) count--;
+  for (const _ in old) if (--count < 0) return a;
   return count === 0 ? b : a;
 }
