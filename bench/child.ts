@@ -5,6 +5,7 @@
  */
 import { execFileSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -110,4 +111,15 @@ export const exited = (child: ChildProcess): Promise<unknown> => new Promise((re
 /** p-th percentile of sorted values. */
 export function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+/** The machine a run is on, as the reports print it (`go` is filled in once client-go is built). */
+export function machineInfo(): { cpus: string; memory: string; node: string; go: string; loadavgAtStart: string } {
+  return {
+    cpus: `${cpus().length} × ${cpus()[0]?.model ?? 'unknown'}`,
+    memory: `${Math.round(totalmem() / 2 ** 30)} GiB`,
+    node: process.version,
+    go: '',
+    loadavgAtStart: loadavg().map((l) => l.toFixed(2)).join(' '),
+  };
 }

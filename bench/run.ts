@@ -21,10 +21,10 @@
  */
 import { spawn, fork, execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, totalmem } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { buildLibrary } from './library.js';
-import { buildClientGo, exited, goContender, lines, log, nodeContender, percentile, root, tell, type Contender } from './child.js';
+import { buildClientGo, exited, machineInfo, goContender, lines, log, nodeContender, percentile, root, tell, type Contender } from './child.js';
 import type { MeasuredMessage, SyncedMessage } from './protocol.js';
 import { writeBenchmarks } from './assemble.js';
 import { renderLoopback, type Results, type Sample } from './report.js';
@@ -193,13 +193,7 @@ loadSampler.unref();
 const results: Results = {
   command: quick ? 'npm run bench:quick' : 'npm run bench',
   startedAt: started.toISOString(),
-  machine: {
-    cpus: `${cpus().length} × ${cpus()[0]?.model ?? 'unknown'}`,
-    memory: `${Math.round(totalmem() / 2 ** 30)} GiB`,
-    node: process.version,
-    go: '',
-    loadavgAtStart: loadavg().map((l) => l.toFixed(2)).join(' '),
-  },
+  machine: machineInfo(),
   config: { sizes, events, runs, latencyRate, latencyEvents, latencySize, placements },
   contenders: contenders.map(({ id, label }) => ({ id, label })),
   bytesPerObject: 0,

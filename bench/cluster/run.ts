@@ -21,10 +21,10 @@
  */
 import { spawn, execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, totalmem } from 'node:os';
+import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { writeBenchmarks } from '../assemble.js';
-import { buildClientGo, exited, goContender, lines, log, nodeContender, percentile, root, tell, type Contender } from '../child.js';
+import { buildClientGo, exited, machineInfo, goContender, lines, log, nodeContender, percentile, root, tell, type Contender } from '../child.js';
 import { nowMs, type ArmedMessage, type MeasuredMessage, type SyncedMessage } from '../protocol.js';
 import { benchObject, nameOf, namespaceOf } from '../workload.js';
 import { buildLibrary } from '../library.js';
@@ -182,15 +182,7 @@ const results: ClusterResults = {
   kind: 'cluster',
   command: 'npm run bench:cluster',
   startedAt: started.toISOString(),
-  machine: {
-    cpus: `${cpus().length} × ${cpus()[0]?.model ?? 'unknown'}`,
-    memory: `${Math.round(totalmem() / 2 ** 30)} GiB`,
-    node: process.version,
-    go: '',
-    apiserver: version.gitVersion,
-    etcd: 'v3.6.16',
-    loadavgAtStart: loadavg().map((l) => l.toFixed(2)).join(' '),
-  },
+  machine: { ...machineInfo(), apiserver: version.gitVersion, etcd: 'v3.6.16' },
   config: { sizes, runs, updates, burstConcurrency, rate, rateUpdates },
   contenders: contenders.map(({ id, label }) => ({ id, label })),
   loads: [],

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Subscriber } from 'rxjs';
-import { bodyTooLargeError, TransportError } from '../../errors.js';
+import { bodyTooLargeError } from '../../errors.js';
+import { settleBody } from './settleBody.js';
 
 /** The default cap of a body read whole: about V8's longest string (2^29 - 24 UTF-16 units), which no longer body could be decoded into. */
 export const defaultMaxBodyBytes = 512 * 1024 * 1024;
@@ -14,7 +15,7 @@ export interface BodyLimit {
 /**
  * Checks a body against `limit`: call `start()` before reading (false when its `Content-Length` is
  * already over it) and `add(chunk)` for each chunk (false at the chunk that crosses it). Either way
- * the response has been destroyed and the subscriber has its {@link TransportError} (`bodyTooLarge`).
+ * the response has been destroyed and the subscriber has its `TransportError` (`bodyTooLarge`).
  */
 export function bodyLimiter(response: IncomingMessage, subscriber: Pick<Subscriber<unknown>, 'closed' | 'error'>, verb: string, limit: BodyLimit, onTooLarge?: () => void): { start(): boolean; add(chunk: Buffer): boolean } {
   let size = 0;
@@ -35,7 +36,7 @@ export function bodyLimiter(response: IncomingMessage, subscriber: Pick<Subscrib
  * read as they arrive by {@link readList}.)
  *
  * A body longer than `limit.bytes` (by its `Content-Length`, or as counted) is abandoned: the
- * response is destroyed and the subscriber gets a {@link TransportError} (`bodyTooLarge`).
+ * response is destroyed and the subscriber gets a `TransportError` (`bodyTooLarge`).
  */
 export function readJson<R>(
   response: IncomingMessage,
@@ -53,21 +54,5 @@ export function readJson<R>(
     size += chunk.length;
     parts.push(chunk);
   });
-  response.on('close', () => {
-    if (!response.complete && !subscriber.closed) {
-      subscriber.error(new TransportError(verb, 'the connection closed before the body ended', { code: 'ECONNRESET' }));
-    }
-  });
-  response.on('end', () => {
-    if (subscriber.closed) return;
-    let value: R;
-    try {
-      value = map(JSON.parse((parts.length === 1 ? parts[0]! : Buffer.concat(parts, size)).toString('utf8')));
-    } catch (error) {
-      subscriber.error(new TransportError(verb, `invalid response body: ${(error as Error).message}`, { cause: error }));
-      return;
-    }
-    subscriber.next(value);
-    subscriber.complete();
-  });
+  settleBody(response, subscriber, verb, () => map(JSON.parse((parts.length === 1 ? parts[0]! : Buffer.concat(parts, size)).toString('utf8'))));
 }

@@ -1,8 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import type { Subscriber } from 'rxjs';
-import { TransportError } from '../../errors.js';
 import { createListBodyParser } from './listBodyParser.js';
 import { bodyLimiter, defaultMaxBodyBytes, type BodyLimit } from './readJson.js';
+import { invalidBody, settleBody } from './settleBody.js';
 
 /**
  * Reads a list response: parses it as it arrives ({@link createListBodyParser}: the head first,
@@ -10,9 +10,9 @@ import { bodyLimiter, defaultMaxBodyBytes, type BodyLimit } from './readJson.js'
  *
  * `onHead` gets the parsed head (`kind`, `apiVersion`, `metadata`, and `items: []`) as soon as it
  * has arrived, so a caller can act on `metadata.continue` while the items still stream; at most once.
- * A body that is not JSON, or ends early, is a {@link TransportError}. A body longer than
+ * A body that is not JSON, or ends early, is a `TransportError`. A body longer than
  * `limit.bytes` (by its `Content-Length`, or as counted while it streams) is abandoned as
- * {@link readJson} abandons one: the response destroyed, a {@link TransportError} (`bodyTooLarge`).
+ * {@link readJson} abandons one: the response destroyed, a `TransportError` (`bodyTooLarge`).
  */
 export function readList<R>(
   response: IncomingMessage,
@@ -25,7 +25,6 @@ export function readList<R>(
   const limiter = bodyLimiter(response, subscriber, verb, limit);
   if (!limiter.start()) return;
   const parser = createListBodyParser(onHead);
-  const invalid = (error: unknown): TransportError => new TransportError(verb, `invalid response body: ${(error as Error).message}`, { cause: error });
   const onData = (chunk: Buffer): void => {
     if (subscriber.closed) return;
     if (!limiter.add(chunk)) {
@@ -37,25 +36,9 @@ export function readList<R>(
     } catch (error) {
       response.off('data', onData);
       response.destroy();
-      subscriber.error(invalid(error));
+      subscriber.error(invalidBody(verb, error));
     }
   };
   response.on('data', onData);
-  response.on('close', () => {
-    if (!response.complete && !subscriber.closed) {
-      subscriber.error(new TransportError(verb, 'the connection closed before the body ended', { code: 'ECONNRESET' }));
-    }
-  });
-  response.on('end', () => {
-    if (subscriber.closed) return;
-    let value: R;
-    try {
-      value = map(parser.end());
-    } catch (error) {
-      subscriber.error(invalid(error));
-      return;
-    }
-    subscriber.next(value);
-    subscriber.complete();
-  });
+  settleBody(response, subscriber, verb, () => map(parser.end()));
 }
