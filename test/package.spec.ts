@@ -49,9 +49,10 @@ async function packAndInstall(): Promise<Installed> {
   // The user's own rxjs 7.8.1 and what the packages need besides, all from node_modules.
   const rxjs = await pack(join(root, 'node_modules/rxjs-7.8.1'));
   const tslib = await pack(join(root, 'node_modules/tslib'));
+  const immer = await pack(join(root, 'node_modules/immer'));
   const project = join(tmp, 'project');
   await mkdir(project);
-  const dependencies = { 'rx-informer': tarball, rxjs, tslib };
+  const dependencies = { 'rx-informer': tarball, rxjs, tslib, immer };
   await writeFile(
     join(project, 'package.json'),
     JSON.stringify({ name: 'user-project', private: true, type: 'module', dependencies: Object.fromEntries(Object.entries(dependencies).map(([name, file]) => [name, `file:../deps/${file}`])) }, null, 2),
