@@ -15,15 +15,19 @@
  */
 import { performance, PerformanceObserver } from 'node:perf_hooks';
 import { Subject } from 'rxjs';
-import { informer, type KubeObject, type RawEvent } from 'rx-informer';
+import type { KubeObject, RawEvent } from 'rx-informer';
 import { deepFreeze } from '../src/store/internal/deepFreeze.js';
 import { editTrie, emptyTrie, type HashTrie } from '../src/store/internal/hashTrie.js';
+import { buildLibrary, importLibrary } from './library.js';
 import { stampedJson } from './workload.js';
+
+// rx-informer compiled, as users get it (bench/library.ts).
+const { informer } = await importLibrary(buildLibrary());
 
 const N = Number(process.env.BENCH_N ?? 100_000);
 const M = Number(process.env.BENCH_EVENTS ?? 100_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const CHUNK = 40;
+const CHUNK = Number(process.env.BENCH_CHUNK ?? 40);
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) throw new Error('run with --expose-gc');
 const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));

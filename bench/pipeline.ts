@@ -1,20 +1,22 @@
 /**
  * `node --expose-gc --import=tsx bench/pipeline.ts [dir…]`: the informer pipeline without HTTP,
  * A/B. For each library copy (src/ by default; each `dir` is a patched copy of src/ to compare),
+ * compiled first (bench/library.ts),
  * feeds N = BENCH_N (100k) list items in pages of 500, then M = 20k MODIFIED events in network-
  * chunk-sized bursts of 40 lines, every line `JSON.parse`d inside the clock, and times (a) list →
- * synced and (b) first event → last event visible on `changes$`. A "parse only" row is the limit.
+ * synced and (b) first event → last event visible on `changes$` (wall time, and the process's CPU
+ * time, which a loaded machine disturbs less). A "parse only" row is the limit. BENCH_CHUNK=1 gives
+ * every event its own turn of the event loop, as events trickling in one by one do.
  * Variants alternate round by round (7 rounds, medians) so machine noise hits them alike; this is
  * how a proposed pipeline fix is measured before/after when whole-process runs are too noisy.
  * Two more rows run src/ as the HTTP source and the factory do: `+ receivedAt` stamps each event
  * with its burst's arrival (one clock read a burst, one property an event), `+ metrics` also wires
  * an `informerMetrics()` collector (arrival queue, histograms); they price the latency probe.
  */
-import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { pathToFileURL } from 'node:url';
 import { Subject, tap } from 'rxjs';
 import type { KubeObject, RawEvent } from 'rx-informer';
+import { buildLibrary, importLibrary } from './library.js';
 import { stampedJson } from './workload.js';
 
 const N = Number(process.env.BENCH_N ?? 100_000);
@@ -33,16 +35,22 @@ interface Probe {
   readonly stamp?: boolean;
   readonly metrics?: boolean;
 }
-const src = (await import('rx-informer')) as Lib;
+// Each library compiled as users get it (bench/library.ts), not through tsx.
+const src = await importLibrary(buildLibrary());
 const variants: [string, Lib | undefined, Probe][] = [
   ['parse only', undefined, {}],
   ['src', src, {}],
   ['src + receivedAt', src, { stamp: true }],
   ['src + receivedAt + metrics', src, { stamp: true, metrics: true }],
 ];
-for (const dir of process.argv.slice(2)) variants.push([dir, (await import(pathToFileURL(resolve(dir, 'index.ts')).href)) as Lib, {}]);
+for (const dir of process.argv.slice(2)) variants.push([dir, await importLibrary(buildLibrary(dir)), {}]);
 
-async function once(lib: Lib | undefined, probe: Probe): Promise<{ sync: number; events: number }> {
+const cpuNow = (): number => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
+
+async function once(lib: Lib | undefined, probe: Probe): Promise<{ sync: number; events: number; cpu: number }> {
   const source = new Subject<RawEvent<KubeObject>>();
   let seen = 0;
   let lastSeen = 0;
@@ -73,6 +81,7 @@ async function once(lib: Lib | undefined, probe: Probe): Promise<{ sync: number;
   const sync = performance.now() - t0;
   await turn();
   const t1 = performance.now();
+  const c1 = cpuNow();
   for (let k = 0; k < M; k += CHUNK) {
     const arrivedAt = probe.stamp ? performance.timeOrigin + performance.now() : 0;
     for (let j = k; j < Math.min(M, k + CHUNK); j++) {
@@ -83,12 +92,13 @@ async function once(lib: Lib | undefined, probe: Probe): Promise<{ sync: number;
     }
     await turn();
   }
+  const cpu = cpuNow() - c1;
   if (lib && seen !== M) throw new Error(`saw ${seen} of ${M} updates`);
   source.complete();
-  return { sync, events: lastSeen - t1 };
+  return { sync, events: lastSeen - t1, cpu };
 }
 
-const samples = new Map<string, { sync: number[]; events: number[] }>(variants.map(([name]) => [name, { sync: [], events: [] }]));
+const samples = new Map<string, { sync: number[]; events: number[]; cpu: number[] }>(variants.map(([name]) => [name, { sync: [], events: [], cpu: [] }]));
 for (let round = 0; round < ROUNDS + 1; round++) {
   const order = round % 2 ? [...variants].reverse() : variants;
   for (const [name, lib, probe] of order) {
@@ -96,14 +106,16 @@ for (let round = 0; round < ROUNDS + 1; round++) {
     if (round > 0) {
       samples.get(name)!.sync.push(r.sync);
       samples.get(name)!.events.push(r.events);
+      samples.get(name)!.cpu.push(r.cpu);
     }
   }
 }
 const median = (v: number[]): number => [...v].sort((a, b) => a - b)[v.length >> 1]!;
 const base = samples.get('parse only')!;
 console.log(`N = ${N}, M = ${M} in bursts of ${CHUNK}; medians of ${ROUNDS} alternating rounds`);
-console.log('variant'.padEnd(28), 'sync ms'.padStart(9), 'µs/event'.padStart(9), 'events/s'.padStart(10), 'vs parse'.padStart(9));
+console.log('variant'.padEnd(28), 'sync ms'.padStart(9), 'µs/event'.padStart(9), 'CPU µs/event'.padStart(13), 'events/s'.padStart(10), 'vs parse'.padStart(9));
 for (const [name, s] of samples) {
   const us = (median(s.events) / M) * 1000;
-  console.log(name.padEnd(28), median(s.sync).toFixed(0).padStart(9), us.toFixed(2).padStart(9), (1e6 / us).toFixed(0).padStart(10), (median(base.events) / median(s.events)).toFixed(2).padStart(9));
+  const cpu = (median(s.cpu) / M) * 1000;
+  console.log(name.padEnd(28), median(s.sync).toFixed(0).padStart(9), us.toFixed(2).padStart(9), cpu.toFixed(2).padStart(13), (1e6 / us).toFixed(0).padStart(10), (median(base.events) / median(s.events)).toFixed(2).padStart(9));
 }

@@ -4,21 +4,26 @@
  * - Server (child process with IPC): `{ type: 'seed', n }` → `{ type: 'ready', kubeconfig, url }`;
  *   `{ type: 'fire', count, rate }` (rate 0: back-to-back) → `{ type: 'fired', firstSeq, lastSeq, first, last }`.
  * - Contender (child process, JSON lines on stdout, commands on stdin): prints `synced` once the
- *   initial list is in its cache; on `{ type: 'measure', last, record }` prints `armed`, then
- *   `measured` when the MODIFIED event whose seq annotation is `last` reached its cache/callback;
- *   `{ type: 'exit' }` ends it.
+ *   initial list is in its cache; on `{ type: 'measure', first, last, record }` collects garbage,
+ *   prints `armed` (with its resident set size then: the settled RSS), then `measured` once an update
+ *   of every seq annotation in `first..last` reached its cache/callback (they may arrive in any
+ *   order: through a real apiserver, concurrent writes commit in any order), with the CPU time it
+ *   spent since `armed`; `{ type: 'exit' }` ends it.
  *
- * Every time is milliseconds since the epoch with sub-millisecond precision, from one machine.
+ * Every time is milliseconds of the machine's monotonic clock (CLOCK_MONOTONIC), with
+ * sub-millisecond precision: one clock for every process, so a time written by one process can be
+ * subtracted from a time read in another. (`performance.timeOrigin + performance.now()` cannot: each
+ * process fixes its own origin at start, and two of them were seen to disagree by ~5 ms, which made
+ * latencies negative.)
  */
-import { performance } from 'node:perf_hooks';
 
 /** Sequence number of a benchmark write, in the object's annotations. */
 export const SEQ_ANNOTATION = 'bench.rx-informer.dev/seq';
 /** When the server made the write (epoch ms, fractional). */
 export const TIME_ANNOTATION = 'bench.rx-informer.dev/t';
 
-/** Epoch milliseconds with sub-millisecond precision. */
-export const nowMs = (): number => performance.timeOrigin + performance.now();
+/** Milliseconds of CLOCK_MONOTONIC (the same clock in every process of the machine; Go: bench/client-go). */
+export const nowMs = (): number => Number(process.hrtime.bigint()) / 1e6;
 
 export interface SyncedMessage {
   readonly type: 'synced';
@@ -35,9 +40,17 @@ export interface SyncedMessage {
   readonly maxRSS: number;
 }
 
+export interface ArmedMessage {
+  readonly type: 'armed';
+  /** Resident set size after a full GC, bytes (Linux VmRSS). */
+  readonly rss: number;
+}
+
 export interface MeasuredMessage {
   readonly type: 'measured';
   readonly lastSeen: number;
+  /** CPU time (user + system) the contender process spent from `armed` to `measured`, ms. */
+  readonly cpuMs: number;
   /** Write-to-visible latencies in ms, when `record` was asked. */
   readonly latencies: readonly number[];
   readonly maxRSS: number;
@@ -47,6 +60,7 @@ export interface MeasuredMessage {
 
 export interface MeasureCommand {
   readonly type: 'measure';
+  readonly first: number;
   readonly last: number;
   readonly record: boolean;
 }

@@ -1,15 +1,15 @@
 /**
- * `node --import=tsx bench/render.ts bench/results/bench-<time>.json`: rewrites BENCHMARKS.md from
- * a saved run (tables from the JSON, then bench/NOTES.md), e.g. after editing the notes.
+ * `node --import=tsx bench/render.ts bench/results/<run>.json`: regenerates that run's part of
+ * BENCHMARKS.md from the saved JSON (loopback or cluster), then BENCHMARKS.md, e.g. after editing
+ * bench/NOTES.md.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { renderReport, type Results } from './report.js';
+import { readFileSync } from 'node:fs';
+import { writeBenchmarks } from './assemble.js';
+import { renderCluster, type ClusterResults } from './cluster/report.js';
+import { renderLoopback, type Results } from './report.js';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const file = process.argv[2];
 if (!file) throw new Error('usage: bench/render.ts <results.json>');
-const notesPath = join(root, 'bench', 'NOTES.md');
-const results = JSON.parse(readFileSync(file, 'utf8')) as Results;
-writeFileSync(join(root, 'BENCHMARKS.md'), renderReport(results, existsSync(notesPath) ? readFileSync(notesPath, 'utf8') : undefined));
+const results = JSON.parse(readFileSync(file, 'utf8')) as Results | ClusterResults;
+if ('kind' in results && results.kind === 'cluster') writeBenchmarks('cluster', renderCluster(results));
+else writeBenchmarks('loopback', renderLoopback(results as Results));

@@ -3,7 +3,10 @@
  * @kubernetes/client-node, client-go and the raw parse limit, on one workload server, in one run.
  *
  * For each store size N a fresh workload server process (bench/server.ts) is seeded with N
- * ConfigMaps. Each contender then runs in its own fresh process, RUNS times, in rotating order:
+ * ConfigMaps. Each contender then runs in its own fresh process, RUNS times, in rotating order,
+ * each time twice: pinned (`taskset`: the server on CPU 0, the contender on CPU 1, so neither's
+ * threads, V8's GC helpers included, compete with the other's) and unpinned (the scheduler decides).
+ * Per run:
  * it lists and syncs (time to synced, heap after GC, peak RSS), then the server fires M MODIFIED
  * events back-to-back (throughput: M / (time the last one was seen − time the first was
  * written)), and at the largest N, L more at a fixed 2,000 events/s (latency from the write to the
@@ -11,20 +14,21 @@
  * bench/results/bench-<time>.json. Absolute numbers are noise on shared machines; the targets are
  * ratios within this one run.
  *
- * Environment: BENCH_SIZES=1000,10000 BENCH_EVENTS=20000 BENCH_RUNS=3 BENCH_CONTENDERS=rx,raw
- * override the defaults; BENCH_PROFILE=1 runs the Node contenders with --cpu-prof into .scratch/profiles;
- * BENCH_RX_SRC=<dir> adds a contender `rx-exp`: rx-informer imported from a patched copy of src/ in <dir>.
+ * Environment: BENCH_SIZES=1000,10000 BENCH_EVENTS=20000 BENCH_RUNS=3 BENCH_CONTENDERS=rx,floor-parse
+ * BENCH_PIN=pinned|unpinned|both (default both; pinning needs 2 CPUs and `taskset`) override the defaults; BENCH_PROFILE=1 runs the Node contenders with --cpu-prof into .scratch/profiles;
+ * BENCH_RX_SRC=<dir> adds contenders `rx-exp` and `rx-exp-strip`: rx-informer compiled from a patched copy of src/ in <dir>.
+ * rx-informer is measured compiled (bench/library.ts), as users get it.
  */
-import { spawn, fork, execFileSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, totalmem } from 'node:os';
-import { dirname, join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
+import { spawn, fork, execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { join } from 'node:path';
+import { buildLibrary } from './library.js';
+import { buildClientGo, exited, machineInfo, goContender, lines, log, nodeContender, percentile, root, tell, type Contender } from './child.js';
 import type { MeasuredMessage, SyncedMessage } from './protocol.js';
-import { renderReport, type Results, type Sample } from './report.js';
+import { writeBenchmarks } from './assemble.js';
+import { renderLoopback, type Results, type Sample } from './report.js';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const quick = process.argv.includes('--quick');
 const env = process.env;
 const sizes = (env.BENCH_SIZES ?? (quick ? '200,1000' : '1000,10000,100000')).split(',').map(Number);
@@ -34,104 +38,52 @@ const latencyRate = 2_000;
 const latencyEvents = Number(env.BENCH_LATENCY_EVENTS ?? (quick ? 200 : 10_000));
 const latencySize = Math.max(...sizes);
 const profile = env.BENCH_PROFILE === '1';
-const goBinary = join(root, '.bench-build', 'client-go-bench');
+/** The placements measured: pinned (server CPU 0, contender CPU 1) and unpinned. */
+const canPin = cpus().length >= 2 && hasTaskset();
+const placements: boolean[] = (env.BENCH_PIN ?? 'both') === 'both' ? (canPin ? [true, false] : [false]) : [env.BENCH_PIN === 'pinned'];
+if (placements.includes(true) && !canPin) throw new Error('BENCH_PIN=pinned needs 2 CPUs and taskset');
 if (profile) mkdirSync(join(root, '.scratch', 'profiles'), { recursive: true });
 
-interface Contender {
-  readonly id: string;
-  readonly label: string;
-  readonly optIn?: boolean;
-  command(kubeconfig: string, tag: string): [string, string[]];
-}
-const nodeContender = (id: string, label: string, file: string, ...args: string[]): Contender => ({
-  id,
-  label,
-  command: (_kubeconfig, tag) => [
-    process.execPath,
-    [
-      '--expose-gc',
-      '--import=tsx',
-      ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${join(root, '.scratch', 'profiles')}`, `--cpu-prof-name=${tag}.cpuprofile`] : []),
-      join(root, 'bench', 'contenders', file),
-      ...args,
-    ],
-  ],
-});
+const nodeC = (id: string, label: string, file: string, ...args: string[]): Contender => nodeContender(profile, id, label, file, ...args);
 const allContenders: Contender[] = [
-  nodeContender('rx', 'rx-informer', 'rxInformer.ts'),
-  nodeContender('rx-strip', 'rx-informer + stripManagedFields', 'rxInformer.ts', '--strip'),
-  nodeContender('client-node', '@kubernetes/client-node makeInformer', 'clientNode.ts'),
-  {
-    id: 'client-go',
-    label: 'client-go SharedInformer',
-    command: (kubeconfig, tag) => [goBinary, [`-kubeconfig=${kubeconfig}`, ...(profile ? [`-cpuprofile=${join(root, '.scratch', 'profiles', `${tag}.pprof`)}`] : [])]],
-  },
-  nodeContender('raw', 'raw HTTP + JSON.parse (limit)', 'raw.ts'),
-  // Opt-in (named in BENCH_CONTENDERS): the source alone, to split rx's cost between source and pipeline.
-  { ...nodeContender('rx-source', 'rx-informer listWatch alone (no cache)', 'rxSource.ts'), optIn: true },
+  nodeC('rx', 'rx-informer', 'rxInformer.ts'),
+  nodeC('rx-strip', 'rx-informer + stripManagedFields', 'rxInformer.ts', '--strip'),
+  nodeC('client-node', '@kubernetes/client-node makeInformer', 'clientNode.ts'),
+  goContender(profile, 'client-go', 'client-go SharedInformer (JSON)'),
+  nodeC('floor-parse', 'floor: LIST pages + WATCH, JSON.parse, nothing kept', 'floor.ts'),
+  nodeC('floor-map', 'floor: the same + Map.set by namespace/name (a cache without freezing or events)', 'floor.ts', '--map'),
+  // Opt-in (named in BENCH_CONTENDERS): the streaming list; the source alone, to split rx's cost between source and pipeline.
+  { ...nodeC('rx-stream', 'rx-informer, streamingList: true', 'rxInformer.ts', '--streaming'), optIn: true },
+  { ...nodeC('rx-source', 'rx-informer listWatch alone (no cache)', 'rxSource.ts'), optIn: true },
   ...(env.BENCH_RX_SRC
     ? [
-        nodeContender('rx-exp', `rx-informer from ${env.BENCH_RX_SRC} (experiment)`, 'rxInformer.ts', `--src=${env.BENCH_RX_SRC}`),
-        nodeContender('rx-exp-strip', `rx-informer + stripManagedFields from ${env.BENCH_RX_SRC} (experiment)`, 'rxInformer.ts', '--strip', `--src=${env.BENCH_RX_SRC}`),
+        { ...nodeC('rx-exp', `rx-informer from ${env.BENCH_RX_SRC} (experiment)`, 'rxInformer.ts'), env: { BENCH_RX_LIB: buildLibrary(env.BENCH_RX_SRC) } },
+        { ...nodeC('rx-exp-strip', `rx-informer + stripManagedFields from ${env.BENCH_RX_SRC} (experiment)`, 'rxInformer.ts', '--strip'), env: { BENCH_RX_LIB: buildLibrary(env.BENCH_RX_SRC) } },
       ]
     : []),
 ];
+// The library as users get it (tsc's output), not src/ through tsx.
+log('building rx-informer (tsc -p tsconfig.build.json)');
+const rxLib = buildLibrary();
 const contenders = env.BENCH_CONTENDERS ? allContenders.filter((c) => env.BENCH_CONTENDERS!.split(',').includes(c.id)) : allContenders.filter((c) => !c.optIn);
 
-const log = (line: string): void => void process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${line}\n`);
-
-function buildClientGo(): string {
-  log('building bench/client-go (go build; downloads modules on the first run)');
-  const go = existsSync('/usr/local/go/bin/go') ? '/usr/local/go/bin/go' : 'go';
-  execFileSync(go, ['build', '-o', goBinary, '.'], { cwd: join(root, 'bench', 'client-go'), stdio: ['ignore', 'inherit', 'inherit'] });
-  return execFileSync(go, ['version'], { encoding: 'utf8' }).trim();
+function hasTaskset(): boolean {
+  try {
+    execFileSync('taskset', ['-p', String(process.pid)], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
-/** A child speaking JSON lines: `next(type)` resolves with the next message of that type. */
-function lines(child: ChildProcess, name: string) {
-  const waiting = new Map<string, { resolve: (m: never) => void; reject: (e: Error) => void }>();
-  const queued: Record<string, unknown>[] = [];
-  let failure: Error | undefined;
-  const fail = (error: Error): void => {
-    failure ??= error;
-    for (const w of waiting.values()) w.reject(error);
-    waiting.clear();
-  };
-  createInterface({ input: child.stdout! }).on('line', (line) => {
-    let message: Record<string, unknown>;
-    try {
-      message = JSON.parse(line);
-    } catch {
-      return void log(`${name}: ${line}`);
-    }
-    const waiter = waiting.get(message.type as string);
-    if (waiter) {
-      waiting.delete(message.type as string);
-      waiter.resolve(message as never);
-    } else queued.push(message);
-  });
-  child.on('exit', (code, signal) => fail(new Error(`${name} exited (${code ?? signal})`)));
-  child.on('error', fail);
-  return {
-    next<M>(type: string, timeoutMs: number): Promise<M> {
-      const i = queued.findIndex((m) => m.type === type);
-      if (i >= 0) return Promise.resolve(queued.splice(i, 1)[0] as M);
-      if (failure) return Promise.reject(failure);
-      return new Promise<M>((resolve, reject) => {
-        const timer = setTimeout(() => {
-          waiting.delete(type);
-          reject(new Error(`${name}: no "${type}" within ${timeoutMs} ms`));
-        }, timeoutMs);
-        waiting.set(type, {
-          resolve: (m) => (clearTimeout(timer), resolve(m)),
-          reject: (e) => (clearTimeout(timer), reject(e)),
-        });
-      });
-    },
-  };
+/** Puts every thread of `pid` on `cpus` (`'0'`, or `'0-1'` for all of them on this machine). */
+function setAffinity(pid: number, cpuList: string): void {
+  execFileSync('taskset', ['-a', '-cp', cpuList, String(pid)], { stdio: 'ignore' });
 }
+const allCpus = `0-${cpus().length - 1}`;
 
 interface WorkloadServer {
+  readonly pid: number;
   readonly kubeconfig: string;
   readonly bytesPerObject: number;
   fire(count: number, rate: number): Promise<{ firstSeq: number; lastSeq: number; first: number; last: number }>;
@@ -164,6 +116,7 @@ async function startServer(n: number): Promise<WorkloadServer> {
   const ready = await receive<{ kubeconfig: string; bytesPerObject: number }>('ready');
   let seq = 0;
   return {
+    pid: child.pid!,
     kubeconfig: ready.kubeconfig,
     bytesPerObject: ready.bytesPerObject,
     get nextSeq() {
@@ -184,17 +137,15 @@ async function startServer(n: number): Promise<WorkloadServer> {
   };
 }
 
-function percentile(sorted: readonly number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
-
-async function runContender(contender: Contender, server: WorkloadServer, n: number, run: number, warmUp = false): Promise<Sample> {
-  const tag = `${contender.id}-n${n}-r${run}`;
-  const [command, args] = contender.command(server.kubeconfig, tag);
-  const child = spawn(command, args, { cwd: root, env: { ...env, BENCH_KUBECONFIG: server.kubeconfig }, stdio: ['pipe', 'pipe', 'inherit'] });
+async function runContender(contender: Contender, server: WorkloadServer, n: number, run: number, pinned: boolean, warmUp = false): Promise<Sample> {
+  const tag = `${contender.id}-n${n}-r${run}${pinned ? '-pinned' : ''}`;
+  const [command0, args0] = contender.command(server.kubeconfig, tag);
+  setAffinity(server.pid, pinned ? '0' : allCpus);
+  const [command, args] = pinned ? ['taskset', ['-c', '1', command0, ...args0]] : [command0, args0];
+  const child = spawn(command, args, { cwd: root, env: { ...env, BENCH_RX_LIB: rxLib, ...contender.env, BENCH_KUBECONFIG: server.kubeconfig, BENCH_TAG: tag }, stdio: ['pipe', 'pipe', 'inherit'] });
   const out = lines(child, tag);
   const measure = async (count: number, rate: number): Promise<{ fired: Awaited<ReturnType<WorkloadServer['fire']>>; measured: MeasuredMessage }> => {
-    child.stdin!.write(`${JSON.stringify({ type: 'measure', last: server.nextSeq + count - 1, record: rate > 0 })}\n`);
+    tell(child, { type: 'measure', first: server.nextSeq, last: server.nextSeq + count - 1, record: rate > 0 });
     await out.next('armed', 30_000);
     const measuredP = out.next<MeasuredMessage>('measured', 60_000 + count * 2);
     const fired = await server.fire(count, rate);
@@ -207,6 +158,7 @@ async function runContender(contender: Contender, server: WorkloadServer, n: num
       contender: contender.id,
       n,
       run,
+      pinned,
       syncMs: synced.synced - synced.start,
       heapRetained: synced.heapAfterGC - synced.heapBaseline,
       heapAfterGC: synced.heapAfterGC,
@@ -222,8 +174,8 @@ async function runContender(contender: Contender, server: WorkloadServer, n: num
       if (lat.measured.instruments) log(`${tag}: its own instruments over the latency run: ${JSON.stringify(lat.measured.instruments)}; harness p95 ${percentile(sorted, 95).toFixed(3)} ms`);
     }
     sample.maxRSS = Math.max(synced.maxRSS, tp.measured.maxRSS);
-    child.stdin!.write(`${JSON.stringify({ type: 'exit' })}\n`);
-    await new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)));
+    tell(child, { type: 'exit' });
+    await exited(child);
     return sample;
   } catch (error) {
     child.kill('SIGKILL');
@@ -234,17 +186,15 @@ async function runContender(contender: Contender, server: WorkloadServer, n: num
 }
 
 const started = new Date();
+// The 1-minute load average, sampled through the run: a run during which it rose above 2.5 is not one to quote.
+let loadMax = loadavg()[0]!;
+const loadSampler = setInterval(() => (loadMax = Math.max(loadMax, loadavg()[0]!)), 5_000);
+loadSampler.unref();
 const results: Results = {
   command: quick ? 'npm run bench:quick' : 'npm run bench',
   startedAt: started.toISOString(),
-  machine: {
-    cpus: `${cpus().length} × ${cpus()[0]?.model ?? 'unknown'}`,
-    memory: `${Math.round(totalmem() / 2 ** 30)} GiB`,
-    node: process.version,
-    go: '',
-    loadavgAtStart: loadavg().map((l) => l.toFixed(2)).join(' '),
-  },
-  config: { sizes, events, runs, latencyRate, latencyEvents, latencySize },
+  machine: machineInfo(),
+  config: { sizes, events, runs, latencyRate, latencyEvents, latencySize, placements },
   contenders: contenders.map(({ id, label }) => ({ id, label })),
   bytesPerObject: 0,
   samples: [],
@@ -259,23 +209,25 @@ for (const n of sizes) {
   // Warm-up, not measured: a fresh server's list and fire paths are cold (JIT), which cost the
   // first contender of run 1 up to half its throughput (e.g. rx: 34k events/s against 61–73k in
   // its other runs, server write rate 82k/s against 340k–890k/s).
-  log(`N = ${n}: warm-up (raw limit, not measured)`);
-  await runContender(allContenders.find((c) => c.id === 'raw')!, server, n, -1, true).catch((error: Error) => log(`warm-up failed: ${error.message}`));
+  log(`N = ${n}: warm-up (floor-parse, not measured)`);
+  await runContender(allContenders.find((c) => c.id === 'floor-parse')!, server, n, -1, false, true).catch((error: Error) => log(`warm-up failed: ${error.message}`));
   for (let run = 0; run < runs; run++) {
     // Rotate the order each run, so no contender always goes first (cold caches) or last.
     const order = contenders.map((_, i) => contenders[(i + run) % contenders.length]!);
+    for (const pinned of run % 2 === 0 ? placements : [...placements].reverse())
     for (const contender of order) {
+      const where = pinned ? 'pinned' : 'unpinned';
       try {
-        const sample = await runContender(contender, server, n, run);
+        const sample = await runContender(contender, server, n, run, pinned);
         results.samples.push(sample);
         log(
-          `N = ${n} run ${run + 1}/${runs} ${contender.id}: sync ${sample.syncMs.toFixed(0)} ms, heap ${(sample.heapRetained / 2 ** 20).toFixed(1)} MiB, ` +
+          `N = ${n} run ${run + 1}/${runs} ${where} ${contender.id}: sync ${sample.syncMs.toFixed(0)} ms, heap ${(sample.heapRetained / 2 ** 20).toFixed(1)} MiB, ` +
             `${sample.throughput!.toFixed(0)} events/s (server ${sample.serverRate!.toFixed(0)}/s)` +
             (sample.latency ? `, p50 ${sample.latency.p50.toFixed(2)} ms p99 ${sample.latency.p99.toFixed(2)} ms` : ''),
         );
       } catch (error) {
-        results.failures.push({ contender: contender.id, n, run, error: String((error as Error).message ?? error) });
-        log(`N = ${n} run ${run + 1}/${runs} ${contender.id}: FAILED ${(error as Error).message}`);
+        results.failures.push({ contender: contender.id, n, run, pinned, error: String((error as Error).message ?? error) });
+        log(`N = ${n} run ${run + 1}/${runs} ${where} ${contender.id}: FAILED ${(error as Error).message}`);
       }
     }
   }
@@ -283,18 +235,19 @@ for (const n of sizes) {
 }
 
 results.finishedAt = new Date().toISOString();
+results.machine.loadavgAtEnd = loadavg().map((l) => l.toFixed(2)).join(' ');
+results.machine.loadavgMax = Math.max(loadMax, loadavg()[0]!).toFixed(2);
+clearInterval(loadSampler);
 mkdirSync(join(root, 'bench', 'results'), { recursive: true });
 const stamp = started.toISOString().replace(/[:.]/g, '-');
 const jsonPath = join(root, 'bench', 'results', `bench-${quick ? 'quick-' : ''}${stamp}.json`);
 writeFileSync(jsonPath, `${JSON.stringify(results, null, 2)}\n`);
 log(`raw results: ${jsonPath}`);
-const notesPath = join(root, 'bench', 'NOTES.md');
-const report = renderReport(results, quick || !existsSync(notesPath) ? undefined : readFileSync(notesPath, 'utf8'));
-if (quick) process.stdout.write(report);
-else {
-  writeFileSync(join(root, 'BENCHMARKS.md'), report);
-  log('wrote BENCHMARKS.md');
-}
+const report = renderLoopback(results);
+// Only a full run with the defaults rewrites BENCHMARKS.md; a quick or narrowed one prints its tables.
+const narrowed = ['BENCH_SIZES', 'BENCH_EVENTS', 'BENCH_RUNS', 'BENCH_CONTENDERS', 'BENCH_PIN', 'BENCH_LATENCY_EVENTS', 'BENCH_RX_SRC'].some((name) => env[name] !== undefined);
+if (quick || narrowed) process.stdout.write(report);
+else log(`wrote ${writeBenchmarks('loopback', report)}`);
 if (results.failures.length > 0) {
   log(`${results.failures.length} contender run(s) failed`);
   process.exitCode = 1;

@@ -8,8 +8,12 @@
  */
 import { performance } from 'node:perf_hooks';
 import { Subject, type Observable } from 'rxjs';
-import { bufferByKey, dedupDeltas, indexReducer, informer, resync, toDeltas, type KubeObject, type RawEvent } from 'rx-informer';
+import type { KubeObject, RawEvent } from 'rx-informer';
 import { stampedJson } from './workload.js';
+import { buildLibrary, importLibrary } from './library.js';
+
+// rx-informer compiled, as users get it (bench/library.ts).
+const { bufferByKey, dedupDeltas, indexReducer, informer, resync, toDeltas } = await importLibrary(buildLibrary());
 
 const N = Number(process.env.BENCH_N ?? 100_000);
 const M = Number(process.env.BENCH_EVENTS ?? 20_000);

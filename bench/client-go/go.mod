@@ -3,6 +3,7 @@ module rx-informer.dev/bench/client-go
 go 1.26.0
 
 require (
+	golang.org/x/sys v0.47.0
 	k8s.io/api v0.37.2
 	k8s.io/client-go v0.37.2
 )
@@ -39,7 +40,6 @@ require (
 	go.yaml.in/yaml/v3 v3.0.4 // indirect
 	golang.org/x/net v0.57.0 // indirect
 	golang.org/x/oauth2 v0.36.0 // indirect
-	golang.org/x/sys v0.47.0 // indirect
 	golang.org/x/term v0.45.0 // indirect
 	golang.org/x/text v0.40.0 // indirect
 	golang.org/x/time v0.15.0 // indirect

@@ -2,6 +2,8 @@
  * What every Node contender shares: memory readings, the stdout/stdin protocol of bench/protocol.ts,
  * and the check of each arriving object against the armed measurement.
  */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector';
 import { createInterface } from 'node:readline';
 import { nowMs, SEQ_ANNOTATION, TIME_ANNOTATION, type MeasureCommand } from '../protocol.js';
 
@@ -16,6 +18,42 @@ export function heapAfterGC(): number {
 
 export const maxRSS = (): number => process.resourceUsage().maxRSS * 1024;
 
+/** The resident set size now (VmRSS), bytes. */
+export const currentRSS = (): number => {
+  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'));
+  return match ? Number(match[1]) * 1024 : process.memoryUsage().rss;
+};
+
+// BENCH_PROFILE_MEASURE=<dir>: a CPU profile of each measurement alone (from "armed" to "measured"),
+// written to <dir>/<BENCH_TAG or pid>-measure<k>.cpuprofile: the per-event cost without the sync in it.
+const profileDir = process.env.BENCH_PROFILE_MEASURE;
+let profiler: Session | undefined;
+let measurements = 0;
+const startProfile = (): void => {
+  if (!profileDir) return;
+  if (!profiler) {
+    profiler = new Session();
+    profiler.connect();
+    profiler.post('Profiler.enable');
+    profiler.post('Profiler.setSamplingInterval', { interval: 250 });
+  }
+  profiler.post('Profiler.start');
+};
+const stopProfile = (): void => {
+  if (!profiler || !profileDir) return;
+  const k = measurements++;
+  profiler.post('Profiler.stop', (error, result) => {
+    if (error) return;
+    mkdirSync(profileDir, { recursive: true });
+    writeFileSync(`${profileDir}/${process.env.BENCH_TAG ?? process.pid}-measure${k}.cpuprofile`, JSON.stringify(result.profile));
+  });
+};
+
+const cpuMs = (): number => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+};
+
 export const emit = (message: object): void => void process.stdout.write(`${JSON.stringify(message)}\n`);
 
 type Annotated = { metadata?: { annotations?: Readonly<Record<string, string>> | null } } | null | undefined;
@@ -27,18 +65,28 @@ type Annotated = { metadata?: { annotations?: Readonly<Record<string, string>> |
 export function harness(instruments?: { armed(): void; measured(): Record<string, number | undefined> }): { start(): void; synced(count: number): void; seen(object: Annotated): void } {
   const heapBaseline = heapAfterGC();
   let start = 0;
-  let target = -1;
+  // The armed measurement: seqs first..last, which of them were seen, CPU time at arming.
+  let first = 0;
+  let last = -1;
+  let left = 0;
+  let seenSeqs = new Uint8Array(0);
   let record = false;
   let latencies: number[] = [];
+  let cpuAtArm = 0;
   const seen = (object: Annotated): void => {
+    if (left === 0) return;
     const annotations = object?.metadata?.annotations;
     const seq = annotations?.[SEQ_ANNOTATION];
-    if (seq === undefined || target < 0) return;
+    if (seq === undefined) return;
+    const i = Number(seq) - first;
+    if (!(i >= 0 && i <= last - first) || seenSeqs[i] === 1) return;
+    seenSeqs[i] = 1;
     const now = nowMs();
     if (record) latencies.push(now - Number(annotations![TIME_ANNOTATION]));
-    if (Number(seq) === target) {
-      target = -1;
-      emit({ type: 'measured', lastSeen: now, latencies, maxRSS: maxRSS(), ...(instruments ? { instruments: instruments.measured() } : {}) });
+    if (--left === 0) {
+      const cpu = cpuMs() - cpuAtArm;
+      stopProfile();
+      emit({ type: 'measured', lastSeen: now, cpuMs: cpu, latencies, maxRSS: maxRSS(), ...(instruments ? { instruments: instruments.measured() } : {}) });
     }
   };
   createInterface({ input: process.stdin }).on('line', (line) => {
@@ -47,9 +95,14 @@ export function harness(instruments?: { armed(): void; measured(): Record<string
     heapAfterGC();
     latencies = [];
     record = command.record;
-    target = command.last;
+    first = command.first;
+    last = command.last;
+    left = last - first + 1;
+    seenSeqs = new Uint8Array(left);
     instruments?.armed();
-    emit({ type: 'armed' });
+    emit({ type: 'armed', rss: currentRSS() });
+    startProfile();
+    cpuAtArm = cpuMs();
   });
   return {
     start: () => void (start = nowMs()),

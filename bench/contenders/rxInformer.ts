@@ -1,24 +1,25 @@
 /**
  * Contender: rx-informer, `listWatch` + `informer()` with default options; with `--strip`, the
- * source's `transform` is `stripManagedFields`. Watches `changes$` (each notification is delivered
+ * source's `transform` is `stripManagedFields`; with `--streaming`, `streamingList: true`; with `--paged`, `listSemantic: 'mostRecent'`. Watches `changes$` (each notification is delivered
  * once the snapshot holding it is current), so "seen" means "visible in a snapshot".
- * With `--src=<dir>`, imports the library from `<dir>/index.ts` instead: a patched copy of src/,
- * so a proposed fix is measured against the original in the same run (BENCH_RX_SRC in run.ts).
+ * The library is the compiled one named by BENCH_RX_LIB (the driver builds src/, or for the `rx-exp`
+ * contenders a patched copy of it, so a proposed fix is measured against the original in the same run).
  * With BENCH_RX_METRICS=1, an `informerMetrics()` collector is wired in (as a factory does) and
  * each measurement also reports its `eventLatency` histogram's p50/p95/p99 over that measurement
  * (socket arrival to delivery), next to the harness's write-to-callback figures.
  */
 import { KubeConfig } from '@kubernetes/client-node';
-import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { tap } from 'rxjs';
 import type { KubeObject, LatencyHistogram } from 'rx-informer';
 import { harness } from './harness.js';
 
-const src = process.argv.find((arg) => arg.startsWith('--src='))?.slice('--src='.length);
-const { informer, informerMetrics, listWatch, stripManagedFields } = (src ? await import(pathToFileURL(resolve(src, 'index.ts')).href) : await import('rx-informer')) as typeof import('rx-informer');
+// The compiled library the driver built (BENCH_RX_LIB: its index.js; bench/library.ts).
+const { informer, informerMetrics, listWatch, stripManagedFields } = (await import(pathToFileURL(process.env.BENCH_RX_LIB!).href)) as typeof import('rx-informer');
 
 const strip = process.argv.includes('--strip');
+const streaming = process.argv.includes('--streaming');
+const paged = process.argv.includes('--paged');
 const kubeConfig = new KubeConfig();
 kubeConfig.loadFromFile(process.env.BENCH_KUBECONFIG!);
 // (A copy of src/ from before the histograms has no eventLatency: it runs without instruments.)
@@ -35,6 +36,8 @@ const h = harness(
 h.start();
 const source = listWatch<KubeObject>(kubeConfig, { version: 'v1', plural: 'configmaps' }, {
   ...(strip ? { transform: stripManagedFields } : {}),
+  ...(streaming ? { streamingList: true } : {}),
+  ...(paged ? { listSemantic: 'mostRecent' as const } : {}),
   onStatus: (s) => s.type === 'ERROR' && console.error('[rx-informer]', s.error.message),
 });
 const cms = informer<KubeObject>(metrics ? source.pipe(tap((event) => metrics.onEvent(event))) : source, metrics ? { onUpdate: metrics.onUpdate } : {});

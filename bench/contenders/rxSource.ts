@@ -5,13 +5,12 @@
  * the cost of the source (HTTP client, line reader, event objects, status bookkeeping).
  */
 import { KubeConfig } from '@kubernetes/client-node';
-import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { KubeObject } from 'rx-informer';
 import { harness } from './harness.js';
 
-const src = process.argv.find((arg) => arg.startsWith('--src='))?.slice('--src='.length);
-const { listWatch } = (src ? await import(pathToFileURL(resolve(src, 'index.ts')).href) : await import('rx-informer')) as typeof import('rx-informer');
+// The compiled library the driver built (BENCH_RX_LIB: its index.js; bench/library.ts).
+const { listWatch } = (await import(pathToFileURL(process.env.BENCH_RX_LIB!).href)) as typeof import('rx-informer');
 
 const kubeConfig = new KubeConfig();
 kubeConfig.loadFromFile(process.env.BENCH_KUBECONFIG!);

@@ -1,5 +1,6 @@
-import { BehaviorSubject, combineLatest, concat, defer, distinctUntilChanged, finalize, from, isObservable, map, mergeMap, of, tap, type Observable, type SchedulerLike, type Subscription } from 'rxjs';
+import { BehaviorSubject, combineLatest, concat, defer, distinctUntilChanged, finalize, from, isObservable, map, of, tap, type Observable, type SchedulerLike, type Subscription } from 'rxjs';
 import { resyncEnabled } from '../operators/resync.js';
+import { spread } from './spread.js';
 import { handlerError, type InformerError } from '../errors.js';
 import type { StoreUpdate } from '../store/applyBatch.js';
 import type { Tombstone } from '../store/delta.js';
@@ -126,7 +127,7 @@ export function addHandler<T extends KubeObject>(host: HandlerHost<T>, handler: 
     const unregister = host.resync.register(fixedPeriod ?? 0);
     const replay: Notification<T>[] = [];
     host.current()?.forEach((object, key) => void replay.push({ type: 'add', key, object, isInInitialList: true }));
-    return concat(from(replay), host.updates$.pipe(mergeMap(flagged))).pipe(finalize(unregister));
+    return concat(from(replay), host.updates$.pipe(spread(flagged))).pipe(finalize(unregister));
   }).subscribe({ next: deliver, error: () => undefined });
 }
 

@@ -5,7 +5,6 @@ import {
   filter,
   finalize,
   map,
-  mergeMap,
   ReplaySubject,
   share,
   startWith,
@@ -19,6 +18,7 @@ import {
 import type { BufferByKeyConfig } from '../operators/bufferByKey.js';
 import { addHandler, resyncCheck, type HandlerOptions, type ResourceEventHandler } from './handlers.js';
 import { syncTracker, type WhenSyncedOptions } from './syncTracker.js';
+import { spread } from './spread.js';
 import { toStore } from './toStore.js';
 import type { RawEvent } from '../sources/rawEvent.js';
 import type { ListWatchStatus } from '../sources/reflector/listWatchStatus.js';
@@ -286,7 +286,7 @@ export function informer<T extends KubeObject>(source$: Observable<RawEvent<T>>,
     return latest === undefined ? live : live.pipe(startWith(latest));
   }).pipe(distinctUntilChanged());
 
-  const changes$ = updates$.pipe(mergeMap((update) => update.changes));
+  const changes$ = updates$.pipe(spread((update) => update.changes));
 
   const synced$ = defer(() => snapshots$.pipe(map((snapshot) => snapshot.synced), startWith((latest ?? empty).synced))).pipe(distinctUntilChanged());
 

@@ -1,4 +1,3 @@
-import { immerable } from 'immer';
 import { emptyTrie, trieForEach, trieGet, type HashTrie } from './internal/hashTrie.js';
 import { emptyVersionedMap, versionedContents, versionedGet, versionedSize, type VersionedMap } from './internal/versionedMap.js';
 import { UnknownIndexError } from '../errors.js';
@@ -140,7 +139,6 @@ function* entriesOf<T>(items: VersionedMap<T>): Generator<[string, T]> {
 }
 
 const snapshotMethods = {
-  [immerable]: true,
   get size(): number {
     return versionedSize((this as unknown as SnapshotState<unknown>).items);
   },

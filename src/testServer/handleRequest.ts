@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { drained } from './drained.js';
 import { coreVersions, apiGroup, groupList, resourceList, versionInfo } from './discovery.js';
 import { failureStatus, forbiddenStatus, matchesFilter, unauthorizedStatus, type DelayRule, type FailureRule, type ForbidRule } from './faultRules.js';
 import { TestApiServerError } from './testApiServerError.js';
@@ -125,7 +126,7 @@ async function serveResource(ctx: ServerContext, route: ResourceRoute, url: URL,
     case 'list': {
       const options = parseListOptions(url.searchParams, collection);
       const result = serveList(ctx, collection, namespace, options, metadataOnly, representation === 'table' ? url.searchParams.get('includeObject') : undefined);
-      return sendJson(res, 200, result.body, representation === 'table' ? tableType : metadataOnly ? metadataListType : undefined);
+      return sendStream(res, result.parts, representation === 'table' ? tableType : metadataOnly ? metadataListType : undefined);
     }
     case 'watch': {
       const options = parseListOptions(url.searchParams, collection, name);
@@ -219,6 +220,20 @@ export function sendJson(res: ServerResponse, status: number, body: string, cont
   if (res.headersSent || res.destroyed) return;
   res.writeHead(status, { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(body), 'Cache-Control': 'no-cache, private', ...headers });
   res.end(body);
+}
+
+/**
+ * Sends a 200 body piece by piece as `parts` yields them (chunked, no Content-Length, as the
+ * apiserver streams a list it encodes), waiting for the client to drain each piece it cannot take
+ * at once; stops when the client goes away. @internal
+ */
+export async function sendStream(res: ServerResponse, parts: Iterable<string>, contentType = 'application/json'): Promise<void> {
+  res.writeHead(200, { 'Content-Type': contentType, 'Cache-Control': 'no-cache, private' });
+  for (const part of parts) {
+    if (res.destroyed) return;
+    if (!res.write(part)) await drained(res);
+  }
+  if (!res.destroyed) res.end();
 }
 
 /** Sends a Status as the body of its `code`. @internal */

@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import { drained } from './drained.js';
 
 /**
  * Writes watch lines to a chunked response. Lines sent in the same turn of the event loop go out
@@ -11,6 +12,13 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
  */
 export interface LineWriter {
   send(line: string): void;
+  /**
+   * Sends `lines` (after anything queued), taking each line from the iterable only as the client
+   * reads: pieces of about 64 KiB, each written once the previous one drained. How the initial
+   * events of a watch go out, like the apiserver encoding them one by one. Lines sent meanwhile
+   * follow them.
+   */
+  sendAll(lines: Iterable<string>): void;
   /** Sends what is queued, then ends the response cleanly. */
   end(): void;
   /** Sends what is queued plus `fragment` (e.g. half a line), then destroys the socket. */
@@ -18,6 +26,7 @@ export interface LineWriter {
 }
 
 const maxBufferedBytes = 64 * 1024 * 1024;
+const pieceBytes = 64 * 1024;
 
 /** Creates a {@link LineWriter} over `res`. @internal */
 export function createLineWriter(res: ServerResponse, splitBytes: () => number | undefined): LineWriter {
@@ -31,6 +40,19 @@ export function createLineWriter(res: ServerResponse, splitBytes: () => number |
     pending = [];
     return data;
   };
+  // Writes `data` now: whole, or split into one chunk per turn; with `wait`, until the client drained it.
+  const put = async (data: string, wait: boolean): Promise<void> => {
+    const size = splitBytes();
+    if (size === undefined || size <= 0) {
+      if (!res.destroyed && !res.write(data) && wait) await drained(res);
+      return;
+    }
+    const bytes = Buffer.from(data);
+    for (let i = 0; i < bytes.length && !res.destroyed; i += size) {
+      res.write(bytes.subarray(i, i + size));
+      await nextTurn();
+    }
+  };
   const write = (data: string): void => {
     if (data === '' || closed || res.destroyed) return;
     if (res.writableLength > maxBufferedBytes) {
@@ -39,20 +61,7 @@ export function createLineWriter(res: ServerResponse, splitBytes: () => number |
       void chain.then(() => res.end());
       return;
     }
-    const size = splitBytes();
-    if (size === undefined || size <= 0) {
-      chain = chain.then(() => {
-        if (!res.destroyed) res.write(data);
-      });
-      return;
-    }
-    chain = chain.then(async () => {
-      const bytes = Buffer.from(data);
-      for (let i = 0; i < bytes.length && !res.destroyed; i += size) {
-        res.write(bytes.subarray(i, i + size));
-        await nextTurn();
-      }
-    });
+    chain = chain.then(() => put(data, false));
   };
   const flush = (): void => {
     scheduled = false;
@@ -67,6 +76,22 @@ export function createLineWriter(res: ServerResponse, splitBytes: () => number |
         scheduled = true;
         setImmediate(flush);
       }
+    },
+    sendAll(lines) {
+      if (closed) return;
+      write(take());
+      chain = chain.then(async () => {
+        let piece = '';
+        for (const line of lines) {
+          if (closed || res.destroyed) return;
+          piece += line;
+          if (piece.length >= pieceBytes) {
+            await put(piece, true);
+            piece = '';
+          }
+        }
+        if (piece !== '' && !res.destroyed) await put(piece, true);
+      });
     },
     end() {
       if (closed) return;

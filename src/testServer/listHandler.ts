@@ -7,11 +7,19 @@ import type { ServerContext } from './serverContext.js';
 import { tableOf } from './table.js';
 import { itemJsonOf, metadataJsonOf, type StoredObject } from './storedObject.js';
 
-/** A serialised list response. @internal */
+/**
+ * A list response, serialised as it is sent: `parts` yields the body piece by piece (the head with
+ * `metadata`, then the items a few dozen kilobytes at a time, then the end), each item's JSON made
+ * when its piece is asked for. The items are chosen when the list is served, so the body is the
+ * list at its resourceVersion however long the client takes to read it. @internal
+ */
 export interface ListResult {
-  readonly body: string;
+  readonly parts: Iterable<string>;
   readonly itemCount: number;
 }
+
+/** About how many bytes of items go into one piece of a streamed list body. */
+const pieceBytes = 64 * 1024;
 
 /**
  * Serves a LIST: items in key order (`namespace/name`), paginated with `limit`/`continue`, at the
@@ -72,12 +80,26 @@ export function serveList(
     if (!options.hasSelector) meta['remainingItemCount'] = remaining(ctx, collection, namespace, listRV, lastKey);
   }
   if (tableIncludeObject !== undefined) {
-    return { body: JSON.stringify(tableOf(items, String(listRV), meta['continue'] as string | undefined, tableIncludeObject, true)), itemCount: items.length };
+    return { parts: [JSON.stringify(tableOf(items, String(listRV), meta['continue'] as string | undefined, tableIncludeObject, true))], itemCount: items.length };
   }
   const kind = metadataOnly ? 'PartialObjectMetadataList' : `${collection.resource.kind}List`;
   const apiVersion = metadataOnly ? 'meta.k8s.io/v1' : collection.apiVersion;
-  const itemsJson = items.map((s) => (metadataOnly ? metadataJsonOf(s) : itemJsonOf(s, collection.typePrefixLength))).join(',');
-  return { body: `{"kind":"${kind}","apiVersion":"${apiVersion}","metadata":${JSON.stringify(meta)},"items":[${itemsJson}]}`, itemCount: items.length };
+  const head = `{"kind":"${kind}","apiVersion":"${apiVersion}","metadata":${JSON.stringify(meta)},"items":[`;
+  const itemJson = (stored: StoredObject): string => (metadataOnly ? metadataJsonOf(stored) : itemJsonOf(stored, collection.typePrefixLength));
+  return { parts: listBody(head, items, itemJson), itemCount: items.length };
+}
+
+/** Like the apiserver's encoder writing into the response: the head first, items as they are serialised. */
+function* listBody(head: string, items: readonly StoredObject[], itemJson: (stored: StoredObject) => string): Generator<string> {
+  let piece = head;
+  for (let i = 0; i < items.length; i++) {
+    piece += i === 0 ? itemJson(items[i]!) : `,${itemJson(items[i]!)}`;
+    if (piece.length >= pieceBytes) {
+      yield piece;
+      piece = '';
+    }
+  }
+  yield `${piece}]}`;
 }
 
 function remaining(ctx: ServerContext, collection: Collection, namespace: string | undefined, listRV: number, lastKey: string): number {

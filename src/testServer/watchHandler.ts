@@ -115,10 +115,13 @@ export function serveWatch(
       if (timeoutMs > timing.bookmarkLeadMs) timers.push(setTimeout(bookmark, timeoutMs - timing.bookmarkLeadMs));
     }
   };
+  // The objects are chosen now; their lines are made as the client reads them (tables at once: only
+  // the first one carries the columns, and a live event must not take them).
   const sendCurrent = (): void => {
-    for (const stored of store.objectsAt(collection, store.currentRV, namespace, undefined)) {
-      if (matches(stored)) sendEvent('ADDED', objectJson(stored));
-    }
+    const current: StoredObject[] = [];
+    for (const stored of store.objectsAt(collection, store.currentRV, namespace, undefined)) if (matches(stored)) current.push(stored);
+    const line = (stored: StoredObject): string => `{"type":"ADDED","object":${objectJson(stored)}}\n`;
+    writer.sendAll(tableIncludeObject === undefined ? lazyMap(current, line) : current.map(line));
   };
   const start = (): void => {
     const rv = options.resourceVersion;
@@ -152,6 +155,10 @@ export function serveWatch(
     return;
   }
   start();
+}
+
+function* lazyMap<A, B>(items: readonly A[], f: (item: A) => B): Generator<B> {
+  for (const item of items) yield f(item);
 }
 
 /** A DELETED for an object that left the selection carries its previous state at the new RV (as the cacher does). */

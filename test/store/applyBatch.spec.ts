@@ -167,3 +167,18 @@ test('hostile strings are plain keys: __proto__, constructor and empty values ca
   t.is(({} as Record<string, unknown>).app, undefined);
   t.is(Object.prototype.hasOwnProperty.call(Object.prototype, 'app'), false);
 });
+
+test('an update keeps the parts of the cached version it does not change: same objects, frozen, the new content', (t) => {
+  const first = applyBatch(emptySnapshot<K>(), batch([d('Added', configMap('a', { namespace: 'ns', resourceVersion: '1', labels: { app: 'web' }, data: { x: '1', y: '2' } }))]));
+  const old = first.snapshot.get('ns/a') as ReturnType<typeof configMap>;
+  const update = applyBatch(first.snapshot, batch([d('Updated', configMap('a', { namespace: 'ns', resourceVersion: '2', labels: { app: 'web' }, data: { x: '1', y: '3' } }))]));
+  const next = update.snapshot.get('ns/a') as ReturnType<typeof configMap>;
+  t.is(next.metadata.labels, old.metadata.labels);
+  t.not(next.data, old.data);
+  t.deepEqual(next.data, { x: '1', y: '3' });
+  t.is(next.metadata.resourceVersion, '2');
+  t.true(Object.isFrozen(next) && Object.isFrozen(next.data));
+  t.deepEqual(old.data, { x: '1', y: '2' }, 'the old version is as it was');
+  const change = update.changes[0]!;
+  t.true(change.type === 'update' && change.oldObject === old && change.object === next);
+});

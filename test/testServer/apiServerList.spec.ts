@@ -1,4 +1,5 @@
 import test from 'ava';
+import { request as httpRequest } from 'node:http';
 import { createTestApiServer, type TestApiServer } from '../../src/testServer/index.js';
 import { call, configMap } from './apiServerClient.js';
 
@@ -215,4 +216,39 @@ test('cluster-scoped and custom resources list at their paths', async (t) => {
     },
     { resources: [widgets] },
   );
+});
+
+test('a large LIST is streamed as it is serialised (chunked, no Content-Length) and stays the list at its RV while the client reads', async (t) => {
+  await withServer(async (server) => {
+    const big = 'x'.repeat(1000);
+    server.seed('configmaps', Array.from({ length: 3000 }, (_, i) => configMap('a', `cm-${String(i).padStart(4, '0')}`, undefined, { big })));
+    const listRV = server.resourceVersion;
+    const { headers, body } = await new Promise<{ headers: import('node:http').IncomingHttpHeaders; body: string }>((resolve, reject) => {
+      httpRequest(`${server.url}/api/v1/configmaps`, { agent: false }, (res) => {
+        const chunks: Buffer[] = [];
+        res.once('data', (first: Buffer) => {
+          chunks.push(first);
+          // The client stops reading after the head; the server writes while it waits.
+          res.pause();
+          server.patch('configmaps', 'a', 'cm-2999', { data: { big: 'changed' } });
+          server.delete('configmaps', 'a', 'cm-2998');
+          setImmediate(() => {
+            res.on('data', (chunk: Buffer) => chunks.push(chunk));
+            res.resume();
+          });
+        });
+        res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+        res.on('error', reject);
+      })
+        .on('error', reject)
+        .end();
+    });
+    t.is(headers['content-length'], undefined);
+    t.is(headers['transfer-encoding'], 'chunked');
+    const list = JSON.parse(body);
+    t.is(list.metadata.resourceVersion, listRV);
+    t.is(list.items.length, 3000);
+    t.is(list.items[2999].data.big, big, 'the item as it was at the list RV');
+    t.is(list.items[2998].metadata.name, 'cm-2998');
+  });
 });

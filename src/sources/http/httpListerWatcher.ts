@@ -3,7 +3,8 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import { finalize, from, Observable, ReplaySubject, Subscription, switchMap, tap, type Subscriber } from 'rxjs';
 import { httpGet } from './httpGet.js';
 import { createLineReader } from './lineReader.js';
-import { defaultMaxBodyBytes, readJson, type BodyLimit } from './readJson.js';
+import { defaultMaxBodyBytes, type BodyLimit } from './readJson.js';
+import { readList } from './readList.js';
 import { checkKubeConfig, createRequestContext } from './requestContext.js';
 import { resolveByDiscovery, resolveStatically, type ResolvedResource } from './resolveResource.js';
 import type { KubeObject } from '../../store/kubeObject.js';
@@ -117,7 +118,7 @@ export function createHttpListerWatcher<T = KubeObject>(
       path,
       config.metadataOnly ? acceptMetadataList : acceptJson,
       { verb: 'list', resource: target.name, namespace: target.namespace },
-      (response, subscriber) => readJson(response, subscriber, learnKind, 'list', peekHead, listLimit),
+      (response, subscriber) => readList(response, subscriber, learnKind, 'list', peekHead, listLimit),
     );
 
   // Paging is serial (each page names the next), so the server used to sit idle while a page was

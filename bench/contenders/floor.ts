@@ -1,0 +1,76 @@
+/**
+ * The floors: the same HTTP requests as rx-informer (LIST pages of 500, then a WATCH from the
+ * list's resourceVersion), the bodies read, watch lines split and `JSON.parse`d, nothing else.
+ *
+ * - `floor.ts` (**floor-parse**): nothing is kept: what any informer on Node pays at least.
+ * - `floor.ts --map` (**floor-map**): each object is kept in a `Map` by `namespace/name`, replacing
+ *   the previous one: the least a cache does (no freezing, no events, no snapshot).
+ */
+import { KubeConfig } from '@kubernetes/client-node';
+import { readFileSync } from 'node:fs';
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { harness } from './harness.js';
+
+type Item = { metadata: { namespace?: string; name: string } };
+// http for the test server; https with the kubeconfig's CA and client certificate files for a real apiserver.
+const kc = new KubeConfig();
+kc.loadFromFile(process.env.BENCH_KUBECONFIG!);
+const server = new URL(kc.getCurrentCluster()!.server);
+const secure = server.protocol === 'https:';
+const user = kc.getCurrentUser();
+const agent = secure
+  ? new HttpsAgent({ keepAlive: true, ca: readFileSync(kc.getCurrentCluster()!.caFile!), cert: readFileSync(user!.certFile!), key: readFileSync(user!.keyFile!) })
+  : new HttpAgent({ keepAlive: true });
+const request = secure ? httpsRequest : httpRequest;
+const cache = process.argv.includes('--map') ? new Map<string, Item>() : undefined;
+const keep = (item: Item): void => void cache?.set(`${item.metadata.namespace}/${item.metadata.name}`, item);
+const h = harness();
+
+const get = (path: string): Promise<IncomingMessage> =>
+  new Promise((resolve, reject) => {
+    request(`${server.origin}${path}`, { agent, headers: { Accept: 'application/json' } }, (res) => {
+      if (res.statusCode !== 200) reject(new Error(`GET ${path}: ${res.statusCode}`));
+      else resolve(res);
+    })
+      .on('error', reject)
+      .end();
+  });
+
+async function getJson(path: string): Promise<{ metadata: { resourceVersion: string; continue?: string }; items: Item[] }> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of await get(path)) chunks.push(chunk as Buffer);
+  return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+}
+
+h.start();
+let count = 0;
+// The request rx-informer's first list sends (R1): the watch cache may answer it in one page.
+let page = await getJson('/api/v1/configmaps?resourceVersion=0&limit=500');
+for (;;) {
+  count += page.items.length;
+  if (cache) for (const item of page.items) keep(item);
+  if (!page.metadata.continue) break;
+  page = await getJson(`/api/v1/configmaps?limit=500&continue=${encodeURIComponent(page.metadata.continue)}`);
+}
+const rv = page.metadata.resourceVersion;
+const watch = await get(`/api/v1/configmaps?watch=1&allowWatchBookmarks=true&resourceVersion=${rv}&timeoutSeconds=3600`);
+h.synced(cache?.size ?? count);
+let rest: Buffer | undefined;
+watch.on('data', (chunk: Buffer) => {
+  const buffer = rest ? Buffer.concat([rest, chunk]) : chunk;
+  let from = 0;
+  for (let eol = buffer.indexOf(10, from); eol >= 0; eol = buffer.indexOf(10, from)) {
+    const event = JSON.parse(buffer.toString('utf8', from, eol)) as { type: string; object: Item };
+    if (event.type === 'MODIFIED') {
+      keep(event.object);
+      h.seen(event.object as never);
+    }
+    from = eol + 1;
+  }
+  rest = from < buffer.length ? buffer.subarray(from) : undefined;
+});
+watch.on('end', () => {
+  console.error('[floor] watch ended');
+  process.exit(1);
+});

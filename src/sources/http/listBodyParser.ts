@@ -1,0 +1,309 @@
+/**
+ * Parses a Kubernetes list body as it arrives: the head (everything before `"items":`, which the
+ * apiserver writes first: kind, apiVersion, metadata) as soon as it is in, then the items a network
+ * chunk at a time, so that a 100,000-object list is parsed while it streams in and never held as
+ * one buffer and one string (~2 × 144 MB at 100k ConfigMaps) beside its objects.
+ *
+ * The items array is cut into items by a byte scanner that tracks strings (with escapes) and
+ * nesting; each chunk's run of complete items is parsed with one `JSON.parse`, an item split across
+ * chunks waits for the rest. Every byte still goes through `JSON.parse`, so what is accepted is JSON.
+ * The scan costs about a tenth of the parse on top, and a body is only streamed once it has
+ * grown past `streamAfterBytes` (4 MiB: a page of 500 objects stays below it and is parsed whole,
+ * a one-page list of the whole collection, or an unpaged relist, streams). A body without a head
+ * before `"items":[` (within 64 KiB) is kept and parsed whole at the end.
+ *
+ * Internal to the HTTP ListerWatcher; pure (no I/O): {@link readList} feeds it a response.
+ */
+
+/** Bytes searched for `"items":` before giving up on streaming and parsing the body whole. */
+const maxHeadBytes = 64 * 1024;
+/** Bytes of a body kept whole before it is streamed instead. */
+const defaultStreamAfterBytes = 4 * 1024 * 1024;
+const itemsKey = Buffer.from('"items":');
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+const COMMA = 0x2c;
+
+const isSpace = (b: number): boolean => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
+
+/** Where the items scanner is between chunks. */
+interface ScanState {
+  /** Nesting inside the current item (0: between items). */
+  depth: number;
+  inString: boolean;
+  /** The last byte was a backslash inside a string. */
+  escaped: boolean;
+  /** Inside a number, `true`, `false` or `null` at the items level. */
+  inLiteral: boolean;
+  /** Inside an item. */
+  inItem: boolean;
+}
+
+/** What one chunk held: offsets in it, -1 when absent (`runStart` -1: the run began in an earlier chunk; -2: no run). */
+interface ScanResult {
+  runStart: number;
+  itemStart: number;
+  lastEnd: number;
+  /** The items array's closing `]`. */
+  arrayEnd: number;
+}
+
+/**
+ * The scanner's loop, on locals (it runs for every byte of a large list): from `start`, tracks
+ * strings, escapes and nesting, and notes where items begin and end. A string's end is found with
+ * `indexOf` (strings are most of a Kubernetes object's bytes). Updates `state` for the next chunk.
+ */
+function scan(chunk: Buffer, start: number, state: ScanState): ScanResult {
+  const n = chunk.length;
+  let { depth, inString, escaped, inLiteral, inItem } = state;
+  let runStart = inItem ? -1 : -2;
+  let itemStart = -1;
+  let lastEnd = -1;
+  let arrayEnd = -1;
+  let i = start;
+  while (i < n) {
+    if (inString) {
+      if (escaped) {
+        escaped = false;
+        i++;
+        continue;
+      }
+      const quote = chunk.indexOf(QUOTE, i);
+      // Backslashes right before the quote (or, with none, at the chunk's end): an odd run escapes it.
+      const end = quote < 0 ? n : quote;
+      let k = end - 1;
+      while (k >= i && chunk[k] === BACKSLASH) k--;
+      const odd = (end - 1 - k) % 2 === 1;
+      if (quote < 0) {
+        escaped = odd;
+        i = n;
+      } else if (odd) {
+        i = quote + 1;
+      } else {
+        inString = false;
+        i = quote + 1;
+        if (depth === 0) {
+          inItem = false;
+          lastEnd = i;
+        }
+      }
+      continue;
+    }
+    const b = chunk[i]!;
+    if (inLiteral) {
+      if (b === COMMA || b === CLOSE_BRACKET || isSpace(b)) {
+        inLiteral = false;
+        inItem = false;
+        lastEnd = i;
+      } else {
+        i++;
+        continue;
+      }
+    }
+    if (b === QUOTE) {
+      if (depth === 0) {
+        inItem = true;
+        itemStart = i;
+        if (runStart === -2) runStart = i;
+      }
+      inString = true;
+    } else if (b === OPEN_BRACE || b === OPEN_BRACKET) {
+      if (depth === 0) {
+        inItem = true;
+        itemStart = i;
+        if (runStart === -2) runStart = i;
+      }
+      depth++;
+    } else if (b === CLOSE_BRACE || b === CLOSE_BRACKET) {
+      if (depth === 0) {
+        if (b === CLOSE_BRACE) throw new SyntaxError(`unexpected "}" in the items array`);
+        arrayEnd = i;
+        break;
+      }
+      depth--;
+      if (depth === 0) {
+        inItem = false;
+        lastEnd = i + 1;
+      }
+    } else if (depth === 0 && b !== COMMA && !isSpace(b)) {
+      inItem = true;
+      itemStart = i;
+      if (runStart === -2) runStart = i;
+      inLiteral = true;
+    }
+    i++;
+  }
+  state.depth = depth;
+  state.inString = inString;
+  state.escaped = escaped;
+  state.inLiteral = inLiteral;
+  state.inItem = inItem;
+  return { runStart, itemStart, lastEnd, arrayEnd };
+}
+
+/** What {@link createListBodyParser} returns. */
+export interface ListBodyParser {
+  /** Feeds the next chunk. Throws a `SyntaxError` when the body cannot be JSON. */
+  push(chunk: Buffer): void;
+  /** The body has ended: the list (head fields, then all items) or, for a body parsed whole, its value. */
+  end(): unknown;
+}
+
+/**
+ * @param onHead called once with the parsed head (`{ ...head, items: [] }`) when it has arrived;
+ * not at all when there is no head (the body is parsed whole).
+ * @param streamAfterBytes bytes kept before the items are parsed as they arrive (default 4 MiB).
+ */
+export function createListBodyParser(onHead?: (head: Record<string, unknown>) => void, streamAfterBytes = defaultStreamAfterBytes): ListBodyParser {
+  // head: looking for `"items":`; beforeArray: found, waiting for its `[`; buffering: the head is
+  // known and the body still small (kept whole); items: streaming; tail: after the items array;
+  // whole: no usable head, kept whole.
+  type Phase = 'head' | 'beforeArray' | 'buffering' | 'items' | 'tail' | 'whole';
+  let phase: Phase = 'head';
+  // head and whole: every byte so far; tail: the bytes after the items array.
+  let parts: Buffer[] = [];
+  let size = 0;
+  // The last bytes already searched for `"items":`, so a key split across chunks is still found.
+  let window = Buffer.alloc(0);
+  let head: Record<string, unknown> | undefined;
+  // buffering: where the items array's `[` is, counted from the start of the body.
+  let arrayAt = 0;
+  const items: unknown[] = [];
+
+  const state: ScanState = { depth: 0, inString: false, escaped: false, inLiteral: false, inItem: false };
+  // Bytes of the unparsed run of items that started in an earlier chunk.
+  let held: Buffer[] = [];
+  let heldBytes = 0;
+
+  const parseRun = (text: string): void => {
+    const run = JSON.parse(`[${text}]`) as unknown[];
+    for (let i = 0; i < run.length; i++) items.push(run[i]);
+  };
+
+  const textOf = (chunk: Buffer, from: number, to: number): string => {
+    if (heldBytes === 0) return chunk.toString('utf8', from, to);
+    held.push(chunk.subarray(0, to));
+    const text = Buffer.concat(held, heldBytes + to).toString('utf8');
+    held = [];
+    heldBytes = 0;
+    return text;
+  };
+
+  /** Scans `chunk` from `start`: parses the complete items it holds, keeps a partial one. */
+  const scanItems = (chunk: Buffer, start: number): void => {
+    const n = chunk.length;
+    const found = scan(chunk, start, state);
+    const { lastEnd, runStart, itemStart } = found;
+    if (lastEnd >= 0) {
+      parseRun(textOf(chunk, runStart < 0 ? 0 : runStart, lastEnd));
+      if (state.inItem) {
+        held = [chunk.subarray(itemStart)];
+        heldBytes = n - itemStart;
+      }
+    } else if (state.inItem) {
+      const from = runStart >= 0 ? runStart : 0;
+      held.push(from === 0 ? chunk : chunk.subarray(from));
+      heldBytes += n - from;
+    }
+    if (found.arrayEnd >= 0) {
+      phase = 'tail';
+      if (found.arrayEnd + 1 < n) {
+        parts = [chunk.subarray(found.arrayEnd + 1)];
+        size = n - found.arrayEnd - 1;
+      }
+    }
+  };
+
+  /** After `"items":`: skip whitespace to the `[`; anything else means the body is parsed whole. */
+  const openArray = (chunk: Buffer, start: number, whole: Buffer[]): void => {
+    let i = start;
+    while (i < chunk.length && isSpace(chunk[i]!)) i++;
+    if (i === chunk.length) return;
+    parts = whole;
+    size = whole.reduce((sum, part) => sum + part.length, 0);
+    if (chunk[i] !== OPEN_BRACKET) {
+      phase = 'whole';
+      return;
+    }
+    onHead?.(head!);
+    phase = 'buffering';
+    arrayAt = size - chunk.length + i;
+    buffer();
+  };
+
+  /** Keeps the body whole while it is small; past `streamAfterBytes`, scans what came so far and streams on. */
+  const buffer = (): void => {
+    if (size <= streamAfterBytes) return;
+    const all = parts.length === 1 ? parts[0]! : Buffer.concat(parts, size);
+    phase = 'items';
+    parts = [];
+    size = 0;
+    scanItems(all, arrayAt + 1);
+  };
+
+  const findHead = (chunk: Buffer): void => {
+    parts.push(chunk);
+    size += chunk.length;
+    const searched = window.length === 0 ? chunk : Buffer.concat([window, chunk]);
+    const found = searched.indexOf(itemsKey);
+    if (found < 0) {
+      if (size > maxHeadBytes) phase = 'whole';
+      else window = Buffer.from(searched.subarray(Math.max(0, searched.length - itemsKey.length + 1)));
+      return;
+    }
+    const all = Buffer.concat(parts, size);
+    const at = size - searched.length + found;
+    try {
+      head = JSON.parse(`${all.toString('utf8', 0, at)}"items":[]}`) as Record<string, unknown>;
+    } catch {
+      phase = 'whole'; // not a head we understand
+      return;
+    }
+    if (head === null || typeof head !== 'object' || Array.isArray(head)) {
+      phase = 'whole';
+      return;
+    }
+    phase = 'beforeArray';
+    openArray(all, at + itemsKey.length, [all]);
+  };
+
+  return {
+    push(chunk) {
+      switch (phase) {
+        case 'head':
+          return findHead(chunk);
+        case 'beforeArray':
+          parts.push(chunk);
+          size += chunk.length;
+          return openArray(chunk, 0, parts);
+        case 'buffering':
+          parts.push(chunk);
+          size += chunk.length;
+          return buffer();
+        case 'items':
+          return scanItems(chunk, 0);
+        case 'tail':
+        case 'whole':
+          parts.push(chunk);
+          size += chunk.length;
+          return;
+      }
+    },
+    end() {
+      if (phase === 'items') throw new SyntaxError('the body ended inside the items array');
+      // A small body, or no "items" (or no array after it): whatever it is, parse it whole.
+      if (phase !== 'tail') phase = 'whole';
+      const rest = (parts.length === 1 ? parts[0]! : Buffer.concat(parts, size)).toString('utf8');
+      if (phase === 'whole') return JSON.parse(rest);
+      // The tail is `}` from the apiserver; any members after the items still count, and must parse.
+      const after = JSON.parse(`{"items":[]${rest}`) as Record<string, unknown>;
+      delete after['items'];
+      return { ...head, ...after, items };
+    },
+  };
+}

@@ -1,0 +1,44 @@
+import type { IncomingMessage } from 'node:http';
+import type { Subscriber } from 'rxjs';
+import { createListBodyParser } from './listBodyParser.js';
+import { bodyLimiter, defaultMaxBodyBytes, type BodyLimit } from './readJson.js';
+import { invalidBody, settleBody } from './settleBody.js';
+
+/**
+ * Reads a list response: parses it as it arrives ({@link createListBodyParser}: the head first,
+ * then the items chunk by chunk), emits the list (through `map`) when the body ends, and completes.
+ *
+ * `onHead` gets the parsed head (`kind`, `apiVersion`, `metadata`, and `items: []`) as soon as it
+ * has arrived, so a caller can act on `metadata.continue` while the items still stream; at most once.
+ * A body that is not JSON, or ends early, is a `TransportError`. A body longer than
+ * `limit.bytes` (by its `Content-Length`, or as counted while it streams) is abandoned as
+ * {@link readJson} abandons one: the response destroyed, a `TransportError` (`bodyTooLarge`).
+ */
+export function readList<R>(
+  response: IncomingMessage,
+  subscriber: Subscriber<R>,
+  map: (value: unknown) => R,
+  verb: string,
+  onHead?: (head: unknown) => void,
+  limit: BodyLimit = { bytes: defaultMaxBodyBytes },
+): void {
+  const limiter = bodyLimiter(response, subscriber, verb, limit);
+  if (!limiter.start()) return;
+  const parser = createListBodyParser(onHead);
+  const onData = (chunk: Buffer): void => {
+    if (subscriber.closed) return;
+    if (!limiter.add(chunk)) {
+      response.off('data', onData);
+      return;
+    }
+    try {
+      parser.push(chunk);
+    } catch (error) {
+      response.off('data', onData);
+      response.destroy();
+      subscriber.error(invalidBody(verb, error));
+    }
+  };
+  response.on('data', onData);
+  settleBody(response, subscriber, verb, () => map(parser.end()));
+}

@@ -1,0 +1,84 @@
+import test from 'ava';
+import fc from 'fast-check';
+import { createListBodyParser } from '../../../src/sources/http/listBodyParser.js';
+
+/** Feeds `body` to a parser in chunks of `size` bytes; returns what onHead saw, when, and the result. Streams from the first byte unless `streamAfter` says otherwise. */
+function feed(body: string | Buffer, size: number, streamAfter = 0): { heads: unknown[]; value: unknown; headAtByte: number } {
+  const heads: unknown[] = [];
+  let fed = 0;
+  let headAtByte = -1;
+  const parser = createListBodyParser((head) => {
+    heads.push(head);
+    headAtByte = fed;
+  }, streamAfter);
+  const bytes = typeof body === 'string' ? Buffer.from(body) : body;
+  for (let i = 0; i < bytes.length; i += size) {
+    fed = Math.min(bytes.length, i + size);
+    parser.push(bytes.subarray(i, i + size));
+  }
+  return { heads, value: parser.end(), headAtByte };
+}
+
+const list = `{"kind":"ConfigMapList","apiVersion":"v1","metadata":{"resourceVersion":"7","continue":"abc"},"items":[${Array.from({ length: 50 }, (_, i) => `{"metadata":{"name":"c${i}"}}`).join(',')}]}`;
+
+test('the head comes once, as soon as "items":[ has arrived, whatever the chunking, streamed or kept whole; the list equals JSON.parse of the body', (t) => {
+  for (const [size, streamAfter] of [1, 3, 7, 8, 9, 64, 100_000].flatMap((size): [number, number][] => [[size, 0], [size, 200], [size, 4 << 20]])) {
+    const { heads, value, headAtByte } = feed(list, size, streamAfter);
+    t.deepEqual(heads, [{ kind: 'ConfigMapList', apiVersion: 'v1', metadata: { resourceVersion: '7', continue: 'abc' }, items: [] }], `chunks of ${size}`);
+    t.deepEqual(value, JSON.parse(list), `chunks of ${size}`);
+    // Never later than the chunk that completes `"items":[`.
+    t.true(headAtByte <= list.indexOf('"items":') + 9 + size, `chunks of ${size}: head at byte ${headAtByte}`);
+  }
+});
+
+test('a body without a parsable head before "items", or whose items are not an array, is parsed whole (no head)', (t) => {
+  const odd = `{"metadata":{"x":{"items":1}},"items":[]}`;
+  const a = feed(odd, 5);
+  t.deepEqual(a.heads, [], 'the first "items": is a nested key: the prefix does not parse');
+  t.deepEqual(a.value, { metadata: { x: { items: 1 } }, items: [] });
+  const b = feed('{"kind":"Status","code":200}', 4);
+  t.deepEqual(b.heads, []);
+  t.deepEqual(b.value, { kind: 'Status', code: 200 });
+  const c = feed('{"kind":"Status","items":"nope"}', 3);
+  t.deepEqual(c.heads, []);
+  t.deepEqual(c.value, { kind: 'Status', items: 'nope' });
+  const d = feed(`{"x":"${'y'.repeat(70_000)}","items":[1]}`, 1000);
+  t.deepEqual(d.heads, [], 'no "items": in the first 64 KiB');
+  t.deepEqual((d.value as { items: number[] }).items, [1]);
+});
+
+test('members after the items array still count, and items of any JSON type are kept', (t) => {
+  const body = '{"kind":"XList","items":[ null , "a string" ,42,-1.5e3, true,[],[1,[2]],{"metadata":{}} ,"]}\\"[{"],"metadata":{"resourceVersion":"9"}}';
+  for (const size of [1, 2, 5, 1000]) {
+    t.deepEqual(feed(body, size).value, JSON.parse(body), `chunks of ${size}`);
+    t.deepEqual(feed(body, size, 1 << 20).value, JSON.parse(body), `chunks of ${size}, kept whole`);
+  }
+});
+
+test('a body that is not JSON, or ends inside the items, throws a SyntaxError', (t) => {
+  for (const body of ['{"kind":"XList","items":[{"metadata":', '{"kind":"XList","items":[{"a":1} x {"b":2}]}', '{"kind":"XList","items":[{"a":1}]}garbage', '{"kind":"XList","items":[}]}', '{"kind":"XList","items":[{"a":}]}']) {
+    for (const size of [1, 4, 1000]) {
+      t.throws(() => feed(body, size), { instanceOf: SyntaxError }, `${body} in chunks of ${size}`);
+      t.throws(() => feed(body, size, 1 << 20), { instanceOf: SyntaxError }, `${body} in chunks of ${size}, kept whole`);
+    }
+  }
+});
+
+test('property: for any list of JSON items (escapes, brackets in strings, multi-byte text) and any chunking, the result is JSON.parse of the body', (t) => {
+  const item = fc.jsonValue({ maxDepth: 4, stringUnit: 'binary' });
+  fc.assert(
+    fc.property(fc.array(item, { maxLength: 30 }), fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 20 }), fc.boolean(), fc.constantFrom(0, 50, 1 << 20), (items, sizes, spaced, streamAfter) => {
+      const head = { kind: 'WidgetList', apiVersion: 'example.com/v1', metadata: { resourceVersion: '12' } };
+      const text = spaced ? JSON.stringify({ ...head, items }, null, 1) : JSON.stringify({ ...head, items });
+      const bytes = Buffer.from(text);
+      const parser = createListBodyParser(undefined, streamAfter);
+      for (let i = 0, k = 0; i < bytes.length; k++) {
+        const size = sizes[k % sizes.length]!;
+        parser.push(bytes.subarray(i, i + size));
+        i += size;
+      }
+      t.deepEqual(parser.end(), JSON.parse(text));
+    }),
+    { numRuns: 300 },
+  );
+});

@@ -1,0 +1,75 @@
+import test from 'ava';
+import { EventEmitter } from 'node:events';
+import type { IncomingMessage } from 'node:http';
+import { Observable } from 'rxjs';
+import { TransportError } from '../../../src/errors.js';
+import { readList } from '../../../src/sources/http/readList.js';
+
+function fakeResponse(headers: Record<string, string> = {}): IncomingMessage & EventEmitter {
+  return Object.assign(new EventEmitter(), {
+    complete: false,
+    headers,
+    destroyed: false,
+    destroy(this: { destroyed: boolean }) {
+      this.destroyed = true;
+    },
+  }) as unknown as IncomingMessage & EventEmitter;
+}
+
+const MiB = 1024 * 1024;
+// About 6 MiB: past the 4 MiB after which readList parses the items as they arrive.
+const item = (i: number): string => `{"metadata":{"name":"c${i}","namespace":"default"},"data":{"v":"${'x'.repeat(1000)}"}}`;
+const bigList = Buffer.from(`{"kind":"ConfigMapList","apiVersion":"v1","metadata":{"resourceVersion":"7"},"items":[${Array.from({ length: 6000 }, (_, i) => item(i)).join(',')}]}`);
+
+/** Feeds `body` to readList in 64 KiB chunks under `limit`; what came out, and the byte count fed when the error came. */
+function feed(body: Buffer, limit: { bytes: number; option?: string }, headers: Record<string, string> = {}) {
+  const response = fakeResponse(headers);
+  const heads: unknown[] = [];
+  let value: unknown;
+  let error: unknown;
+  let fed = 0;
+  let erroredAt = -1;
+  new Observable<unknown>((subscriber) => readList(response, subscriber, (v) => v, 'list', (head) => heads.push(head), limit)).subscribe({
+    next: (v) => (value = v),
+    error: (e) => {
+      error = e;
+      erroredAt = fed;
+    },
+  });
+  for (let i = 0; i < body.length && !response.destroyed; i += 64 * 1024) {
+    fed = Math.min(body.length, i + 64 * 1024);
+    response.emit('data', body.subarray(i, i + 64 * 1024));
+  }
+  if (!response.destroyed) {
+    (response as { complete: boolean }).complete = true;
+    response.emit('end');
+  }
+  return { response, heads, value, error, erroredAt };
+}
+
+test('a streamed list body over the limit: TransportError (bodyTooLarge) naming the cap at the chunk that crosses it, the response destroyed, no list emitted', (t) => {
+  t.true(bigList.length > 5 * MiB + 64 * 1024);
+  const { response, heads, value, error, erroredAt } = feed(bigList, { bytes: 5 * MiB, option: 'maxListBytes' });
+  t.is(heads.length, 1, 'the head had arrived: the items were streaming');
+  t.true(error instanceof TransportError);
+  t.like(error as TransportError, { reason: 'bodyTooLarge', maxBodyBytes: 5 * MiB, verb: 'list', message: `[informer] list response body exceeds ${5 * MiB} bytes (maxListBytes)` });
+  t.true(erroredAt > 5 * MiB && erroredAt <= 5 * MiB + 64 * 1024, `failed at byte ${erroredAt}, the chunk that crosses the cap`);
+  t.true(response.destroyed);
+  t.is(value, undefined);
+});
+
+test('a list whose Content-Length is over the limit fails before a byte is read', (t) => {
+  const response = fakeResponse({ 'content-length': String(5 * 1024 ** 3) });
+  let error: unknown;
+  new Observable<unknown>((subscriber) => readList(response, subscriber, (v) => v, 'list', undefined, { bytes: 1024, option: 'maxListBytes' })).subscribe({ error: (e) => (error = e) });
+  t.like(error as TransportError, { reason: 'bodyTooLarge', maxBodyBytes: 1024, message: '[informer] list response body exceeds 1024 bytes (maxListBytes)' });
+  t.true(response.destroyed);
+  t.is(response.listenerCount('data'), 0, 'no body is read');
+});
+
+test('a streamed list body exactly at the limit is read whole', (t) => {
+  const { heads, value, error } = feed(bigList, { bytes: bigList.length }, { 'content-length': String(bigList.length) });
+  t.is(error, undefined);
+  t.is(heads.length, 1);
+  t.deepEqual(value, JSON.parse(bigList.toString('utf8')));
+});
