@@ -257,30 +257,30 @@ function writtenAt(object: unknown): number | undefined {
   return newest;
 }
 
-/** A FIFO of (arrival, write) time pairs in one growable typed array: no allocation per event. */
+/**
+ * The (arrival, write) time pairs of the events not yet delivered, in one typed array: no allocation
+ * per event. It is only ever emptied whole (`drain`), so it is a stack of pairs read in push order:
+ * one end, doubled when full and kept at its largest size.
+ */
 function timeQueue() {
   let buffer = new Float64Array(256);
-  let head = 0;
-  let tail = 0;
+  let length = 0;
   return {
     get size(): number {
-      return (tail - head) / 2;
+      return length / 2;
     },
     push(a: number, b: number): void {
-      if (tail + 2 > buffer.length) {
-        const live = buffer.subarray(head, tail);
-        const next = tail - head + 2 > buffer.length / 2 ? new Float64Array(buffer.length * 2) : buffer;
-        next.set(live);
+      if (length + 2 > buffer.length) {
+        const next = new Float64Array(buffer.length * 2);
+        next.set(buffer);
         buffer = next;
-        tail -= head;
-        head = 0;
       }
-      buffer[tail++] = a;
-      buffer[tail++] = b;
+      buffer[length++] = a;
+      buffer[length++] = b;
     },
     drain(visit: (a: number, b: number) => void): void {
-      for (let i = head; i < tail; i += 2) visit(buffer[i]!, buffer[i + 1]!);
-      head = tail = 0;
+      for (let i = 0; i < length; i += 2) visit(buffer[i]!, buffer[i + 1]!);
+      length = 0;
     },
   };
 }
