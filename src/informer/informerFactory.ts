@@ -126,7 +126,7 @@ export function informerFactory(kubeConfig: KubeConfig, defaults: InformerFactor
       onResolved: ({ group, version, plural }) => alias(keys.collection(group, version, plural, scope), entry),
       onKind: (apiVersion, kind) => alias(keys.kind(apiVersion, kind, scope), entry),
     });
-    const source = reflector(listerWatcher, config).pipe(tap((event) => metrics.onEvent(event)));
+    const source = reflector(listerWatcher, config).pipe(tap({ next: (event) => metrics.onEvent(event), finalize: () => metrics.onStop() }));
     const inner = informer<T>(source, { ...options, name, onUpdate: (update) => metrics.onUpdate(update) });
     const shared: SharedInformer<T> = {
       updates$: inner.updates$,
