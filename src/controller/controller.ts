@@ -39,8 +39,9 @@ export interface ControllerConfig<T extends KubeObject> extends Omit<ReconcileOb
   /** What happens after a failure; see {@link ErrorPolicy}. Default: per-key backoff. */
   readonly errorPolicy?: ErrorPolicy<T>;
   /**
-   * The primary's kind, which `owns` matches owner references against. Taken from the informer
-   * when a factory made it from `{ apiVersion, kind }`; needed otherwise when `owns` is used.
+   * The primary's kind, which `owns` matches owner references against. Taken from a factory's
+   * informer when it knows it (`SharedInformer.kind`: asked for by kind, a built-in, or named by
+   * discovery or its first list); needed otherwise when `owns` is used.
    */
   readonly kind?: OwnerType;
   /** Applied to the primary's notifications, e.g. `predicateFilter(predicates.generation)`. */
@@ -135,7 +136,7 @@ export function controller<T extends KubeObject>(primary: ControllerInformer<T>,
   });
   const ownerType = kind ?? kindOf(primary);
   if (owned.length > 0 && ownerType === undefined) {
-    throw new TypeError("[informer] controller: owns needs the primary's kind: pass kind: { apiVersion, kind }, or make the primary from { apiVersion, kind }");
+    throw new TypeError("[informer] controller: owns needs the primary's kind: pass kind: { apiVersion, kind }, or use a factory informer that knows its kind (asked for by { apiVersion, kind }, a built-in, or synced once)");
   }
   const scheduler = queue.scheduler ?? asyncScheduler;
   const workConfig = { ...queue, drain: false, ...(errorPolicy ? { errorPolicy } : {}), ...(ownerType ? { kind: ownerType } : {}) };
@@ -211,8 +212,14 @@ function isInformer(value: unknown): value is ControllerInformer<KubeObject> {
   return candidate !== null && typeof candidate === 'object' && candidate.changes$ instanceof Observable && candidate.synced$ instanceof Observable && candidate.status$ instanceof Observable && typeof candidate.connect === 'function' && typeof candidate.whenSynced === 'function' && 'snapshot' in candidate;
 }
 
-/** The kind of an informer a factory made from `{ apiVersion, kind }`. */
+/**
+ * The kind of a factory's informer: the one it knows (see `SharedInformer.kind`), whatever the
+ * request it was handed back for named; else the kind its `resource` names, if it names one.
+ */
 function kindOf(informer: object): OwnerType | undefined {
-  const resource = (informer as { resource?: { apiVersion?: unknown; kind?: unknown } }).resource;
-  return typeof resource?.apiVersion === 'string' && typeof resource.kind === 'string' ? { apiVersion: resource.apiVersion, kind: resource.kind } : undefined;
+  const { kind, resource } = informer as { kind?: { apiVersion?: unknown; kind?: unknown }; resource?: { apiVersion?: unknown; kind?: unknown } };
+  for (const named of [kind, resource]) {
+    if (typeof named?.apiVersion === 'string' && typeof named.kind === 'string') return { apiVersion: named.apiVersion, kind: named.kind };
+  }
+  return undefined;
 }

@@ -3,6 +3,7 @@
  * under, and the options a later request must agree with.
  */
 import type { ListWatchResource } from '../sources/listWatchResource.js';
+import { builtinPlurals } from '../sources/http/builtinPlurals.js';
 import { resolveStatically } from '../sources/http/resolveResource.js';
 
 /** The parts of a request's options that make it another collection, besides the resource. */
@@ -52,6 +53,27 @@ export function factoryKeys(): FactoryKeys {
     kind: (apiVersion, kind, scope) => `${apiVersion}:${kind} ${scope}`,
   };
   return keys;
+}
+
+/** The kind of a collection: its objects' `apiVersion` and `kind`. */
+export interface CollectionKind {
+  readonly apiVersion: string;
+  readonly kind: string;
+}
+
+/**
+ * @internal The kind of a request known without asking the server: the one it names, or a built-in
+ * kind's for its plural; `undefined` for a plural of another API (discovery or a list names it).
+ */
+export function knownKind(resource: ListWatchResource): CollectionKind | undefined {
+  if (!('plural' in resource)) return { apiVersion: resource.apiVersion, kind: resource.kind };
+  const group = resource.group ?? '';
+  for (const [groupKind, plural] of builtinPlurals) {
+    if (plural !== resource.plural) continue;
+    const slash = groupKind.indexOf('/');
+    if (groupKind.slice(0, slash) === group) return { apiVersion: group === '' ? resource.version : `${group}/${resource.version}`, kind: groupKind.slice(slash + 1) };
+  }
+  return undefined;
 }
 
 /** The options besides the identity that the first request fixes; a later one may repeat them, not change them. */

@@ -111,7 +111,8 @@ export interface Informer<T extends KubeObject> {
    * Resolves with the first synced snapshot (at once if it is already synced). It does not start
    * the informer and does not keep it running: call {@link Informer.connect} first. It rejects with
    * a {@link NotSyncedError} at once when nothing runs the informer (`notConnected`), when it stops
-   * before syncing (`disconnected`), when the source gives up (`failed`), when `signal` aborts
+   * before syncing (`disconnected`), when the source gives up (`failed`, and so does every call
+   * after that until the next connection starts the source afresh), when `signal` aborts
    * (`aborted`) or after `timeoutMs` (`timeout`); the message ends with the source's last error.
    */
   whenSynced(options?: WhenSyncedOptions): Promise<Snapshot<T>>;

@@ -1,6 +1,8 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { tap, type Observable, type Subscription } from 'rxjs';
-import { conflictingOptions, factoryKeys } from './factoryIdentity.js';
+import { conflictingOptions, factoryKeys, knownKind, type CollectionKind } from './factoryIdentity.js';
+
+export type { CollectionKind } from './factoryIdentity.js';
 import { informer, type Informer, type InformerOptions, type WhenSyncedOptions } from './informer.js';
 import { informerMetrics, type InformerMetrics, type ReconcileOutcomeReading } from '../metrics/informerMetrics.js';
 import type { LatencyObjective, LatencyObjectiveStatus } from '../metrics/latencyObjective.js';
@@ -33,7 +35,14 @@ export type InformerFactoryDefaults = Omit<SharedInformerOptions<KubeObject>, 'i
  * `status$` tells what its source is doing), its resource and name, and its metrics.
  */
 export interface SharedInformer<T extends KubeObject> extends Informer<T> {
+  /** The resource of the request that made it (a later request for the same collection may have named it otherwise). */
   readonly resource: ListWatchResource;
+  /**
+   * The kind of its objects, however the collection was asked for: the one a request named, a
+   * built-in kind's for its plural, or the one discovery or the first list named (`undefined` until
+   * then, for a plural of another API). A controller's `owns` matches owner references against it.
+   */
+  readonly kind: CollectionKind | undefined;
   /** How messages name it: the resource, its namespace and selectors (`pods in namespace web`). */
   readonly name: string;
   /** Counters of this informer: requests, relists and why, events, notifications, sync time, reconciles. */
@@ -122,11 +131,15 @@ export function informerFactory(kubeConfig: KubeConfig, defaults: InformerFactor
     const metrics = informerMetrics({ ...(options.scheduler ? { scheduler: options.scheduler } : {}), ...(options.objective ? { objective: options.objective } : {}) });
     const name = describeInformer(resource, options);
     const config = { ...options, signal: abort.signal, onStatus: metrics.onStatus };
+    let kind = knownKind(resource);
     const listerWatcher = createHttpListerWatcher<T>(kubeConfig, resource, config, {
       onResolved: ({ group, version, plural }) => alias(keys.collection(group, version, plural, scope), entry),
-      onKind: (apiVersion, kind) => alias(keys.kind(apiVersion, kind, scope), entry),
+      onKind: (apiVersion, named) => {
+        kind ??= { apiVersion, kind: named };
+        alias(keys.kind(apiVersion, named, scope), entry);
+      },
     });
-    const source = reflector(listerWatcher, config).pipe(tap((event) => metrics.onEvent(event)));
+    const source = reflector(listerWatcher, config).pipe(tap({ next: (event) => metrics.onEvent(event), finalize: () => metrics.onStop() }));
     const inner = informer<T>(source, { ...options, name, onUpdate: (update) => metrics.onUpdate(update) });
     const shared: SharedInformer<T> = {
       updates$: inner.updates$,
@@ -142,6 +155,9 @@ export function informerFactory(kubeConfig: KubeConfig, defaults: InformerFactor
       whenSynced: inner.whenSynced,
       addHandler: inner.addHandler,
       resource,
+      get kind() {
+        return kind;
+      },
       name,
       metrics: () => metrics.read(),
       objective$: metrics.objective$,

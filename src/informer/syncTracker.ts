@@ -24,7 +24,10 @@ export interface WhenSyncedOptions {
 export interface SyncTracker<T extends KubeObject> {
   /** The shared upstream subscription started. */
   connected(): void;
-  /** A status of the source: remembers the last error; `FAILED` rejects every waiter. */
+  /**
+   * A status of the source: remembers the last error; `FAILED` rejects every waiter, and every
+   * `whenSynced()` until the next {@link SyncTracker.connected}, with `failed`.
+   */
   status(status: ListWatchStatus): void;
   /** A new snapshot: a synced one resolves every waiter. */
   snapshot(snapshot: Snapshot<T>): void;
@@ -43,6 +46,9 @@ interface Waiter<T extends KubeObject> {
 export function syncTracker<T extends KubeObject>(name: string | undefined, scheduler: SchedulerLike): SyncTracker<T> {
   const waiters = new Set<Waiter<T>>();
   let lastError: Error | undefined;
+  // Set by FAILED and kept until the next run: a source that gave up stays the reason, however
+  // soon after the failure whenSynced() is asked (the connection may or may not have ended yet).
+  let failed = false;
   const settleAll = (settle: (waiter: Waiter<T>) => void): void => {
     const settling = [...waiters];
     waiters.clear();
@@ -52,10 +58,14 @@ export function syncTracker<T extends KubeObject>(name: string | undefined, sche
   return {
     connected() {
       lastError = undefined;
+      failed = false;
     },
     status(status) {
       if (status.type === 'ERROR' || status.type === 'FAILED') lastError = status.error;
-      if (status.type === 'FAILED') settleAll((waiter) => waiter.reject('failed'));
+      if (status.type === 'FAILED') {
+        failed = true;
+        settleAll((waiter) => waiter.reject('failed'));
+      }
     },
     snapshot(snapshot) {
       if (snapshot.synced && waiters.size > 0) settleAll((waiter) => waiter.resolve(snapshot));
@@ -65,6 +75,7 @@ export function syncTracker<T extends KubeObject>(name: string | undefined, sche
     },
     whenSynced(current, running, options) {
       const { signal, timeoutMs } = checkOptions(options);
+      if (failed) return Promise.reject(notSyncedError('failed', name, lastError));
       if (running && current?.synced) return Promise.resolve(current);
       if (!running) return Promise.reject(notSyncedError('notConnected', name, lastError));
       if (signal?.aborted) return Promise.reject(notSyncedError('aborted', name, lastError));

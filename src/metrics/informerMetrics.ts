@@ -85,7 +85,8 @@ export interface ReconcileOutcomeReading {
 
 /**
  * Collects {@link InformerMetrics} from the hooks every stage already has: the source's
- * `onStatus`, a `tap` on raw events, the informer's `onUpdate`, and reconcile outcomes.
+ * `onStatus`, a `tap` on raw events (and on their end), the informer's `onUpdate`, and reconcile
+ * outcomes.
  *
  * ## Example
  * ```ts
@@ -96,7 +97,9 @@ export interface ReconcileOutcomeReading {
  * const kubeConfig = new KubeConfig();
  * kubeConfig.loadFromDefault();
  * const metrics = informerMetrics();
- * const source = listWatch(kubeConfig, { version: 'v1', plural: 'pods' }, { onStatus: metrics.onStatus }).pipe(tap((event) => metrics.onEvent(event)));
+ * const source = listWatch(kubeConfig, { version: 'v1', plural: 'pods' }, { onStatus: metrics.onStatus }).pipe(
+ *   tap({ next: (event) => metrics.onEvent(event), finalize: () => metrics.onStop() }),
+ * );
  * const pods = informer(source, { onUpdate: metrics.onUpdate });
  * pods.changes$.subscribe();
  * setInterval(() => console.log(metrics.read()), 10_000);
@@ -107,6 +110,13 @@ export interface InformerMetricsCollector {
   readonly onStatus: (status: ListWatchStatus) => void;
   /** `tap` it on the raw event stream (in-band `STATUS` events are left to `onStatus`). */
   readonly onEvent: (event: RawEvent<unknown>) => void;
+  /**
+   * Call when a run of the source ends (unsubscribed, `graceMs` expired, an error): `tap` it as the
+   * `finalize` of the raw event stream, next to `onEvent`. The events of a batch still open then are
+   * dropped with it, so their arrival times are forgotten too; otherwise the next run's first delivery
+   * would count the downtime as their latency. (A `FAILED` status on `onStatus` does the same.)
+   */
+  readonly onStop: () => void;
   /** Pass as the informer's `onUpdate`. */
   readonly onUpdate: (update: StoreUpdate<KubeObject>) => void;
   /** `tap` it on the output of `reconcile()`. */
@@ -180,6 +190,9 @@ export function informerMetrics(options: InformerMetricsOptions = {}): InformerM
           count.errors++;
           lastError = status.error.message;
           return;
+        case 'FAILED':
+          pending.clear(); // the run ends: its undelivered events will never be delivered
+          return;
       }
     },
     onEvent(event) {
@@ -190,6 +203,9 @@ export function informerMetrics(options: InformerMetricsOptions = {}): InformerM
         const written = writtenAt(event.object);
         if (event.receivedAt !== undefined || written !== undefined) pending.push(event.receivedAt ?? NaN, written ?? NaN);
       } else if (event.type === 'BOOKMARK') events.bookmarks++;
+    },
+    onStop() {
+      pending.clear();
     },
     onUpdate(update) {
       if (pending.size > 0) {
@@ -257,30 +273,33 @@ function writtenAt(object: unknown): number | undefined {
   return newest;
 }
 
-/** A FIFO of (arrival, write) time pairs in one growable typed array: no allocation per event. */
+/**
+ * The (arrival, write) time pairs of the events not yet delivered, in one typed array: no allocation
+ * per event. It is only ever emptied whole (`drain`), so it is a stack of pairs read in push order:
+ * one end, doubled when full and kept at its largest size. `clear` forgets the pairs unread.
+ */
 function timeQueue() {
   let buffer = new Float64Array(256);
-  let head = 0;
-  let tail = 0;
+  let length = 0;
   return {
     get size(): number {
-      return (tail - head) / 2;
+      return length / 2;
     },
     push(a: number, b: number): void {
-      if (tail + 2 > buffer.length) {
-        const live = buffer.subarray(head, tail);
-        const next = tail - head + 2 > buffer.length / 2 ? new Float64Array(buffer.length * 2) : buffer;
-        next.set(live);
+      if (length + 2 > buffer.length) {
+        const next = new Float64Array(buffer.length * 2);
+        next.set(buffer);
         buffer = next;
-        tail -= head;
-        head = 0;
       }
-      buffer[tail++] = a;
-      buffer[tail++] = b;
+      buffer[length++] = a;
+      buffer[length++] = b;
     },
     drain(visit: (a: number, b: number) => void): void {
-      for (let i = head; i < tail; i += 2) visit(buffer[i]!, buffer[i + 1]!);
-      head = tail = 0;
+      for (let i = 0; i < length; i += 2) visit(buffer[i]!, buffer[i + 1]!);
+      length = 0;
+    },
+    clear(): void {
+      length = 0;
     },
   };
 }

@@ -1,6 +1,7 @@
 import test from 'ava';
 import { Registry } from 'prom-client';
 import { concat, filter, from, lastValueFrom, NEVER, take, tap, toArray } from 'rxjs';
+import { controller } from '../../src/controller/controller.js';
 import { reconcile } from '../../src/controller/reconcile.js';
 import { registerInformerMetrics } from '../../src/prometheus/index.js';
 import { informerFactory } from '../../src/informer/informerFactory.js';
@@ -135,7 +136,9 @@ test('item 2: a shared informer whose source fails for good is reported, by name
       t.is(statuses.at(-1), 'FAILED');
       await cms.whenSynced();
       t.is(cms.snapshot.size, 5, 'the other informer synced and runs');
-      await t.throwsAsync(missing.whenSynced(), { instanceOf: NotSyncedError, message: /not running/ }, 'the failed one is not restarted behind the user’s back');
+      const later = await t.throwsAsync(missing.whenSynced(), { instanceOf: NotSyncedError }, 'the failed one is not restarted behind the user’s back');
+      t.is(later?.reason, 'failed', 'asked after the failure, it still reports the failure, not "call connect() first"');
+      t.regex(later!.message, /the source failed: cannot list widgets\.example\.com in namespace even: not found/);
     } finally {
       factory.dispose();
     }
@@ -228,6 +231,29 @@ test('item 11: reconcile outcomes tapped into a shared informer reach its metric
       t.true(text.includes('rx_informer_reconciles_total{informer="configmaps",result="error"} 40'));
       t.true(text.includes('rx_informer_reconciles_total{informer="configmaps",result="success"} 5'));
       t.true(text.includes('rx_informer_reconcile_queue_depth{informer="configmaps"} 0'));
+    } finally {
+      factory.dispose();
+    }
+  }));
+
+test('a shared informer knows its kind however it was first asked for, and a controller that owns children reads it', (t) =>
+  withServer(async (server) => {
+    const factory = informerFactory(server.kubeConfig, fast);
+    try {
+      // First by plural, then by kind: the factory hands back the first informer, whose request named no kind.
+      const byPlural = factory.informer({ ...configMaps, namespace: 'even' });
+      const byKind = factory.informer({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'even' });
+      t.is(byKind, byPlural);
+      t.deepEqual(byKind.kind, { apiVersion: 'v1', kind: 'ConfigMap' }, 'a built-in kind is known at once');
+      const pods = factory.informer({ apiVersion: 'v1', kind: 'Pod', namespace: 'even' });
+      t.notThrows(() => controller(byKind, { owns: [pods], reconcile: () => undefined }));
+      // A CRD asked for by plural learns its kind from its first list.
+      server.addResource({ group: 'example.com', version: 'v1', plural: 'gadgets', kind: 'Gadget', namespaced: true });
+      const gadgets = factory.informer({ group: 'example.com', version: 'v1', plural: 'gadgets' });
+      t.is(gadgets.kind, undefined, 'not known before the server named it');
+      await gadgets.whenSynced();
+      t.deepEqual(gadgets.kind, { apiVersion: 'example.com/v1', kind: 'Gadget' });
+      t.notThrows(() => controller(factory.informer({ apiVersion: 'example.com/v1', kind: 'Gadget' }), { owns: [pods], reconcile: () => undefined }));
     } finally {
       factory.dispose();
     }

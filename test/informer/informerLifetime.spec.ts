@@ -2,7 +2,7 @@
 // whenSynced's timeout on the informer's scheduler, in-band statuses. Real time is in
 // informerLifetime.live.spec.ts.
 import test from 'ava';
-import { map, Subject, timer, VirtualTimeScheduler } from 'rxjs';
+import { defer, map, Subject, timer, VirtualTimeScheduler } from 'rxjs';
 import { NotSyncedError, TransportError } from '../../src/errors.js';
 import { informer } from '../../src/informer/informer.js';
 import type { RawEvent } from '../../src/sources/rawEvent.js';
@@ -91,11 +91,33 @@ test('a FAILED status in band is reported once, and the error that follows does 
   events.next({ type: 'STATUS', status: { type: 'FAILED', error } });
   events.error(error);
   t.deepEqual(seen, ['FAILED']);
-  await t.throwsAsync(inf.whenSynced(), { instanceOf: NotSyncedError, message: /not running/ }, 'after the failure nothing runs it');
+  await t.throwsAsync(inf.whenSynced(), { instanceOf: NotSyncedError, message: /the source failed: gone for good$/ }, 'after the failure nothing runs it: the failure is the reason');
 });
 
 test('whenSynced checks its options', (t) => {
   const inf = informer(new Subject<E>());
   t.throws(() => inf.whenSynced({ timeoutMs: -1 }), { instanceOf: TypeError, message: /timeoutMs/ });
   t.throws(() => inf.whenSynced({ signal: {} as AbortSignal }), { instanceOf: TypeError, message: /signal/ });
+});
+
+test('after the source failed for good, whenSynced rejects with failed and the source error until the next connect()', async (t) => {
+  let source = new Subject<E>();
+  // A fresh subject per run, so that connecting again starts the source afresh.
+  const inf = informer(defer(() => source), { name: 'cms' });
+  inf.connect();
+  source.error(new Error('connection refused'));
+  const error = await t.throwsAsync(inf.whenSynced(), { instanceOf: NotSyncedError });
+  t.is(error?.reason, 'failed');
+  t.is(error?.message, '[informer] cms: the source failed: connection refused');
+  const again = await t.throwsAsync(inf.whenSynced(), { instanceOf: NotSyncedError });
+  t.is(again?.reason, 'failed', 'still failed, whatever the timing of the question');
+  // The next connect() starts afresh: the failure is forgotten and whenSynced waits for the new run.
+  source = new Subject<E>();
+  const second = inf.connect();
+  const synced = inf.whenSynced();
+  for (const event of listEvents([cm('a', '1')], '1')) source.next(event);
+  t.is((await synced).size, 1);
+  second.unsubscribe();
+  const stopped = await t.throwsAsync(inf.whenSynced(), { instanceOf: NotSyncedError });
+  t.is(stopped?.reason, 'notConnected', 'a run that ended without failing is not reported as failed');
 });

@@ -120,3 +120,52 @@ test('many events in one delivery are each counted (the queue of arrivals grows 
     }, 200);
   });
 });
+
+test('a run that ends with a batch open leaves no samples behind: the next run does not count the downtime as latency', (t) => {
+  const ts = new TestScheduler(() => undefined);
+  ts.run(({ cold }) => {
+    const metrics = informerMetrics({ scheduler: ts, objective: { quantile: 0.95, targetMs: 200, alertMs: 500, windowMs: 10_000 } });
+    // Each run: the list at +1, a watch event at +10, in a 5 ms batch window (delivered at +15).
+    const source = marbleSource<E>(cold, '-L--------a----', { L: listEvents([configMap('a', { namespace: 'ns', resourceVersion: '1' })], '1'), a: modified(configMap('a', { namespace: 'ns', resourceVersion: '2' })) }).pipe(
+      map((event) => (event.type === 'MODIFIED' ? { ...event, receivedAt: ts.now() } : event)),
+      tap({ next: (event) => metrics.onEvent(event), finalize: () => metrics.onStop() }),
+    );
+    const inf = informer(source, { scheduler: ts, buffer: { windowMs: 5 }, onUpdate: metrics.onUpdate });
+    // The first run stops at 12, with the event of 10 in the open batch: the store drops it.
+    const first = inf.connect();
+    ts.schedule(() => first.unsubscribe(), 12);
+    // The second run starts at 2000 (list at 2001, event at 2010, delivered at 2015).
+    ts.schedule(() => {
+      const second = inf.connect();
+      ts.schedule(() => {
+        t.is(metrics.read().eventLatency.count, 0, 'the list delivered nothing of the first run');
+      }, 3);
+      ts.schedule(() => {
+        const { eventLatency, objective } = metrics.read();
+        t.is(eventLatency.count, 1, 'only the event of this run');
+        t.is(eventLatency.sum, 0.005);
+        t.is(objective?.state, 'met');
+        second.unsubscribe();
+      }, 20);
+    }, 2000);
+  });
+});
+
+test('a FAILED status ends the run for the latency queue too: what was not delivered is not counted later', (t) => {
+  const ts = new TestScheduler(() => undefined);
+  ts.run(() => {
+    const metrics = informerMetrics({ scheduler: ts, objective: { quantile: 0.95, targetMs: 200, alertMs: 500, windowMs: 10_000 } });
+    ts.schedule(() => {
+      metrics.onEvent({ type: 'MODIFIED', object: configMap('a'), receivedAt: 10 });
+      metrics.onStatus({ type: 'FAILED', error: new Error('gone') });
+    }, 10);
+    ts.schedule(() => {
+      metrics.onEvent({ type: 'MODIFIED', object: configMap('a'), receivedAt: 5000 });
+      metrics.onUpdate(nothing);
+      const { eventLatency, objective } = metrics.read();
+      t.is(eventLatency.count, 1);
+      t.is(eventLatency.sum, 0);
+      t.is(objective?.state, 'met');
+    }, 5000);
+  });
+});
