@@ -1,4 +1,4 @@
-import { asyncScheduler, defer, identity, map, merge, NEVER, Observable, share, take, takeUntil, type MonoTypeOperatorFunction, type SchedulerLike } from 'rxjs';
+import { asyncScheduler, defer, identity, map, merge, NEVER, Observable, of, share, take, takeUntil, type MonoTypeOperatorFunction, type SchedulerLike } from 'rxjs';
 import { ControllerError } from '../errors.js';
 import type { Informer } from '../informer/informer.js';
 import type { KubeObject } from '../store/kubeObject.js';
@@ -7,6 +7,7 @@ import { holdUntilSynced } from './holdUntilSynced.js';
 import { keepConnected } from './keepConnected.js';
 import { refOfCacheKey, type ObjectRef } from './objectRef.js';
 import type { OwnerMatch } from './ownerReferences.js';
+import { checkReconcileConfig } from './reconcile.js';
 import { reconcileAllOf } from './reconcileAllOf.js';
 import { reconcileObjects, type ControllerOutcome, type ErrorPolicy, type ReconcileObjectsConfig, type Reconciler } from './reconcileObjects.js';
 import { toOwnerRefs, type OwnerType } from './toOwnerRefs.js';
@@ -125,6 +126,7 @@ export function controller<T extends KubeObject>(primary: ControllerInformer<T>,
   const { reconcile: reconciler, errorPolicy, kind, filter, owns = [], watches = [], reconcileAllOn, triggers, shutdownOn, shutdownGraceMs = 30_000, syncTimeoutMs = 120_000, ...queue } = config ?? ({} as ControllerConfig<T>);
   if (!isInformer(primary)) throw new TypeError('[informer] controller: the primary must be an informer');
   if (typeof reconciler !== 'function') throw new TypeError('[informer] controller: config.reconcile must be a function');
+  if (errorPolicy !== undefined && typeof errorPolicy !== 'function') throw new TypeError('[informer] controller: config.errorPolicy must be a function');
   if (!(shutdownGraceMs >= 0)) throw new TypeError(`[informer] controller: shutdownGraceMs must be >= 0, got ${String(shutdownGraceMs)}`);
   const owned = owns.map((entry, i): OwnsConfig => {
     const config = isInformer(entry) ? { informer: entry } : entry;
@@ -140,7 +142,7 @@ export function controller<T extends KubeObject>(primary: ControllerInformer<T>,
   }
   const scheduler = queue.scheduler ?? asyncScheduler;
   const workConfig = { ...queue, drain: false, ...(errorPolicy ? { errorPolicy } : {}), ...(ownerType ? { kind: ownerType } : {}) };
-  reconcileObjects(primary, reconciler, workConfig); // bad queue options throw now, not at subscribe
+  checkReconcileConfig(workConfig); // bad queue options throw now, not at subscribe (the queue is built per subscription)
   const informers = [primary, ...owned.map((o) => o.informer), ...watches.map((w) => w.informer)];
   const hold = holdUntilSynced(informers, { timeoutMs: syncTimeoutMs });
 
@@ -162,7 +164,7 @@ export function controller<T extends KubeObject>(primary: ControllerInformer<T>,
     });
     const refs$ = merge(
       // What is cached already (an informer that was running), then every change.
-      defer(() => [...primary.snapshot.keys()].map(refOfCacheKey)),
+      of(undefined).pipe(reconcileAllOf(primary)),
       primary.changes$.pipe(filter ?? identity, map((change) => refOfCacheKey(change.key))),
       ...owned.map((o) => o.informer.changes$.pipe(o.filter ?? identity, toOwnerRefs(ownerType!, o.match ? { match: o.match } : {}))),
       ...watches.map((w) => w.informer.changes$.pipe(w.filter ?? identity, toRefs(w.map))),

@@ -2,6 +2,7 @@ import { hostname } from 'node:os';
 import { asyncScheduler, type SchedulerLike } from 'rxjs';
 import { KubeApiError } from '../errors.js';
 import type { KubeObject } from '../store/kubeObject.js';
+import { microTime } from './leaderElection/lease.js';
 import type { ResourceClient } from './writes/resourceClient.js';
 
 /** Which object an Event is about: a `core/v1` ObjectReference. */
@@ -201,11 +202,6 @@ function referenceOf(target: KubeObject | EventObjectReference): EventObjectRefe
   const ref = target as EventObjectReference;
   if (!ref?.apiVersion || !ref.kind || !ref.name) throw new TypeError('[informer] eventRecorder: a reference needs apiVersion, kind and name');
   return { apiVersion: ref.apiVersion, kind: ref.kind, name: ref.name, ...(ref.namespace ? { namespace: ref.namespace } : {}), ...(ref.uid ? { uid: ref.uid } : {}) };
-}
-
-/** `metav1.MicroTime`: RFC 3339 with six fractional digits. */
-function microTime(ms: number): string {
-  return new Date(ms).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
 }
 
 function cut(text: string, max: number): string {

@@ -87,6 +87,18 @@ export type ReconcileOutcome =
   | { readonly key: string; readonly result: 'terminal'; readonly retries: number; readonly error: unknown; readonly queueDepth: number };
 
 /**
+ * @internal Throws the `TypeError` {@link reconcile} throws for bad queue options, without building
+ * a queue: for a caller that builds its queue later (per subscription) but rejects bad options now.
+ */
+export function checkReconcileConfig(config: Pick<ReconcileConfig, 'concurrency' | 'baseDelayMs' | 'maxDelayMs' | 'retriesPerSecond' | 'retryBurst'>): void {
+  const { concurrency = 1, baseDelayMs = 5, maxDelayMs = 1_000_000, retriesPerSecond = 10, retryBurst = 100 } = config;
+  if (!Number.isInteger(concurrency) || concurrency < 1) throw new TypeError(`[informer] reconcile: concurrency must be an integer >= 1, got ${String(concurrency)}`);
+  for (const [name, value] of Object.entries({ baseDelayMs, maxDelayMs, retriesPerSecond, retryBurst })) {
+    if (!(value > 0)) throw new TypeError(`[informer] reconcile: ${name} must be > 0, got ${String(value)}`);
+  }
+}
+
+/**
  * Runs an async handler per key with client-go workqueue semantics: the reconcile loop of a
  * controller as one operator.
  *
@@ -135,10 +147,7 @@ export type ReconcileOutcome =
 export function reconcile(handler: ReconcileHandler, config: ReconcileConfig = {}): OperatorFunction<string, ReconcileOutcome> {
   const { concurrency = 1, baseDelayMs = 5, maxDelayMs = 1_000_000, retriesPerSecond = 10, retryBurst = 100, scheduler = asyncScheduler, drain = true, retryDelay, metrics } = config;
   if (typeof handler !== 'function') throw new TypeError('[informer] reconcile: handler must be a function');
-  if (!Number.isInteger(concurrency) || concurrency < 1) throw new TypeError(`[informer] reconcile: concurrency must be an integer >= 1, got ${String(concurrency)}`);
-  for (const [name, value] of Object.entries({ baseDelayMs, maxDelayMs, retriesPerSecond, retryBurst })) {
-    if (!(value > 0)) throw new TypeError(`[informer] reconcile: ${name} must be > 0, got ${String(value)}`);
-  }
+  checkReconcileConfig(config);
 
   return operate<string, ReconcileOutcome>((subscriber) => {
     const limiter = maxOfLimiters(itemExponentialLimiter(baseDelayMs, maxDelayMs), tokenBucketLimiter(retriesPerSecond, retryBurst, scheduler));

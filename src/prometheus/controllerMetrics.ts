@@ -68,6 +68,8 @@ export function controllerMetrics(registry: Registry, config: ControllerMetricsC
   if (all === undefined) runningByRegistry.set(registry, (all = new Set()));
   all.add(running);
   const runs = all;
+  // A controller is read at scrape time only while it runs: stopped() takes it out (its series
+  // stay, at 0), started() puts it back, so metrics built per term do not pile up in the registry.
   const m = metricsOf(registry, () => runs);
   const addedAt = new Map<string, number>();
   m.maxConcurrent.set(labels, 1);
@@ -76,6 +78,7 @@ export function controllerMetrics(registry: Registry, config: ControllerMetricsC
 
   return {
     started(concurrency) {
+      runs.add(running);
       m.maxConcurrent.set(labels, concurrency);
     },
     added(key, now) {
@@ -111,8 +114,16 @@ export function controllerMetrics(registry: Registry, config: ControllerMetricsC
       running.since.clear();
       m.depth.set(queue, 0);
       m.activeWorkers.set(labels, 0);
+      runs.delete(running);
+      m.unfinished.set(queue, 0);
+      m.longest.set(queue, 0);
     },
   };
+}
+
+/** @internal How many controllers `registry` reads at scrape time (those not stopped). */
+export function runningControllers(registry: Registry): number {
+  return runningByRegistry.get(registry)?.size ?? 0;
 }
 
 /** The metrics in `registry`, made on first use (so several controllers share them). */

@@ -231,5 +231,6 @@ test('bad configuration is a TypeError at call time', (t) => {
   t.throws(() => controller(primary, { owns: [{} as never], kind: setKind, reconcile: () => undefined }), { instanceOf: TypeError, message: /owns\[0\] is not an informer/ });
   t.throws(() => controller(primary, { watches: [{ informer: primary } as never], reconcile: () => undefined }), { instanceOf: TypeError, message: /watches\[0\] needs/ });
   t.throws(() => controller(primary, { concurrency: 0, reconcile: () => undefined }), { instanceOf: TypeError, message: /concurrency/ });
+  t.throws(() => controller(primary, { errorPolicy: 1 as never, reconcile: () => undefined }), { instanceOf: TypeError, message: /errorPolicy/ });
   t.throws(() => controller(primary, { shutdownGraceMs: -1, reconcile: () => undefined }), { instanceOf: TypeError, message: /shutdownGraceMs/ });
 });

@@ -5,6 +5,7 @@ import { map, NEVER, of, throwError, timer, VirtualTimeScheduler } from 'rxjs';
 import { reconcile } from '../../src/controller/reconcile.js';
 import { terminal } from '../../src/controller/terminal.js';
 import { controllerMetrics } from '../../src/prometheus/index.js';
+import { runningControllers } from '../../src/prometheus/controllerMetrics.js';
 import { runMarbles } from '../../src/testing/marbles.js';
 
 async function values(registry: Registry, name: string): Promise<Record<string, number>> {
@@ -74,4 +75,23 @@ test('two controllers share one registry, each under its own labels; a name is r
   t.true(text.includes('workqueue_depth{name="a",controller="a"} 1'), text);
   t.true(text.includes('workqueue_depth{name="b",controller="b"} 2'));
   t.throws(() => controllerMetrics(registry, {} as never), { instanceOf: TypeError, message: /controller/ });
+});
+
+test('a stopped controllerMetrics leaves the scrape: metrics built and stopped per term do not pile up', async (t) => {
+  const registry = new Registry();
+  for (let term = 0; term < 5; term++) {
+    const metrics = controllerMetrics(registry, { controller: 'per-term' });
+    metrics.started?.(1);
+    await registry.metrics();
+    metrics.stopped?.();
+  }
+  t.is(runningControllers(registry), 0, 'no stopped term is walked at scrape time');
+  t.deepEqual(await values(registry, 'workqueue_unfinished_work_seconds'), { 'workqueue_unfinished_work_seconds{}': 0 });
+  const live = controllerMetrics(registry, { controller: 'per-term' });
+  live.started?.(1);
+  t.is(runningControllers(registry), 1);
+  live.stopped?.();
+  t.is(runningControllers(registry), 0);
+  live.started?.(1);
+  t.is(runningControllers(registry), 1, 'started again (resubscribed): read again');
 });

@@ -1,4 +1,5 @@
 import { asyncScheduler, type SchedulerAction, type SchedulerLike, type Subscription } from 'rxjs';
+import { wallClock } from '../../sources/wallClock.js';
 
 /**
  * @internal The async scheduler's timers with a clock that only moves forward at the rate of
@@ -8,7 +9,7 @@ import { asyncScheduler, type SchedulerAction, type SchedulerLike, type Subscrip
  * jump.
  */
 export const monotonicScheduler: SchedulerLike = {
-  now: () => performance.timeOrigin + performance.now(),
+  now: wallClock,
   schedule<T>(work: (this: SchedulerAction<T>, state?: T) => void, delay?: number, state?: T): Subscription {
     return asyncScheduler.schedule(work, delay, state);
   },

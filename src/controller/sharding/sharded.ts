@@ -42,15 +42,15 @@ import { resolveShardingConfig, type ResolvedShardingConfig, type ShardingConfig
  * ## Example
  * ```ts
  * import { KubeConfig } from '@kubernetes/client-node';
- * import { informerFactory, type KubeObject } from 'rx-informer';
+ * import { informer, listWatch, type KubeObject } from 'rx-informer';
  * import { controller, sharded } from 'rx-informer/controller';
  * declare function sync(object: KubeObject | undefined, signal: AbortSignal): Promise<void>; // assuming: your reconcile
  *
  * const kubeConfig = new KubeConfig();
  * kubeConfig.loadFromDefault();
  * sharded({ kubeConfig, ring: 'configmaps', namespace: 'demo', resource: { apiVersion: 'v1', kind: 'ConfigMap' } }, (shard) => {
- *   const factory = informerFactory(kubeConfig);
- *   const configMaps = factory.informer({ apiVersion: 'v1', kind: 'ConfigMap' }, { labelSelector: shard.labelSelector });
+ *   // Per term, and stopped when the term ends (a factory's informers run until its dispose()).
+ *   const configMaps = informer(listWatch(kubeConfig, { apiVersion: 'v1', kind: 'ConfigMap' }, { labelSelector: shard.labelSelector }));
  *   return controller(configMaps, { reconcile: shard.reconciler((cm, { signal }) => sync(cm, signal)) });
  * }).subscribe();
  * ```
