@@ -1,20 +1,8 @@
 import test from 'ava';
-import { EventEmitter } from 'node:events';
-import type { IncomingMessage } from 'node:http';
 import { Observable } from 'rxjs';
 import { TransportError } from '../../../src/errors.js';
 import { readJson } from '../../../src/sources/http/readJson.js';
-
-function fakeResponse(headers: Record<string, string> = {}): IncomingMessage & EventEmitter {
-  return Object.assign(new EventEmitter(), {
-    complete: false,
-    headers,
-    destroyed: false,
-    destroy(this: { destroyed: boolean }) {
-      this.destroyed = true;
-    },
-  }) as unknown as IncomingMessage & EventEmitter;
-}
+import { fakeResponse } from './fakeResponse.js';
 
 test('a body over the limit: TransportError (bodyTooLarge) at the chunk that crosses it, the response destroyed, nothing more kept', (t) => {
   const response = fakeResponse();

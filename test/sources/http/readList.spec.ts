@@ -1,20 +1,8 @@
 import test from 'ava';
-import { EventEmitter } from 'node:events';
-import type { IncomingMessage } from 'node:http';
 import { Observable } from 'rxjs';
 import { TransportError } from '../../../src/errors.js';
 import { readList } from '../../../src/sources/http/readList.js';
-
-function fakeResponse(headers: Record<string, string> = {}): IncomingMessage & EventEmitter {
-  return Object.assign(new EventEmitter(), {
-    complete: false,
-    headers,
-    destroyed: false,
-    destroy(this: { destroyed: boolean }) {
-      this.destroyed = true;
-    },
-  }) as unknown as IncomingMessage & EventEmitter;
-}
+import { fakeResponse } from './fakeResponse.js';
 
 const MiB = 1024 * 1024;
 // About 6 MiB: past the 4 MiB after which readList parses the items as they arrive.
