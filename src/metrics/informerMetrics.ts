@@ -259,18 +259,43 @@ export function informerMetrics(options: InformerMetricsOptions = {}): InformerM
   };
 }
 
-/** The newest `metadata.managedFields[].time` of `object`, epoch ms, if any. */
+/**
+ * The newest `metadata.managedFields[].time` of `object`, epoch ms, if any. It runs for every watch
+ * event, so times in the apiserver's own spelling (`2026-12-01T14:00:05Z`: RFC 3339 in UTC, whole
+ * seconds, which sorts as text) are compared as strings and only the newest is parsed; any other
+ * spelling (an offset, fractions of a second) is parsed to be compared.
+ */
 function writtenAt(object: unknown): number | undefined {
   const fields = (object as { metadata?: { managedFields?: unknown } } | null)?.metadata?.managedFields;
   if (!Array.isArray(fields)) return undefined;
   let newest: number | undefined;
+  let newestCanonical: string | undefined;
   for (const entry of fields) {
     const time = (entry as { time?: unknown } | null)?.time;
     if (typeof time !== 'string') continue;
+    if (isCanonicalTime(time)) {
+      if (newestCanonical === undefined || time > newestCanonical) newestCanonical = time;
+      continue;
+    }
     const ms = Date.parse(time);
     if (ms === ms && (newest === undefined || ms > newest)) newest = ms;
   }
-  return newest;
+  if (newestCanonical === undefined) return newest;
+  let ms = Date.parse(newestCanonical);
+  if (ms !== ms) {
+    // Shaped like a time but not one (month 13): parse them all, as for other spellings.
+    for (const entry of fields) {
+      const time = (entry as { time?: unknown } | null)?.time;
+      const each = typeof time === 'string' && isCanonicalTime(time) ? Date.parse(time) : NaN;
+      if (each === each && (ms !== ms || each > ms)) ms = each;
+    }
+  }
+  return ms === ms && (newest === undefined || ms > newest) ? ms : newest;
+}
+
+/** `YYYY-MM-DDTHH:MM:SSZ`, checked by its separators (Date.parse still validates the one parsed). */
+function isCanonicalTime(time: string): boolean {
+  return time.length === 20 && time.charCodeAt(19) === 90 /* Z */ && time.charCodeAt(10) === 84 /* T */ && time.charCodeAt(4) === 45 && time.charCodeAt(13) === 58;
 }
 
 /**

@@ -63,6 +63,29 @@ test('watchLag: from the newest managedFields time to delivery; objects without 
   });
 });
 
+test('watchLag: the newest managedFields time is the latest instant, whatever the spelling of each time', (t) => {
+  const ts = new TestScheduler(() => undefined);
+  ts.run(() => {
+    const metrics = informerMetrics({ scheduler: ts });
+    const at = (...times: string[]) => ({ ...configMap('a', { namespace: 'ns' }), metadata: { name: 'a', namespace: 'ns', managedFields: times.map((time, i) => ({ manager: `m${i}`, time })) } });
+    ts.schedule(() => {
+      // An offset: 00:00:09+01:00 is 23:00:09Z of the day before, older than 00:00:05Z (lag 7.5 s).
+      metrics.onEvent({ type: 'MODIFIED', object: at('1970-01-02T00:00:09+01:00', '1970-01-02T00:00:05Z') });
+      // Fractional seconds: 00:00:05.900Z is newer than 00:00:05Z (lag 6.6 s).
+      metrics.onEvent({ type: 'MODIFIED', object: at('1970-01-02T00:00:05Z', '1970-01-02T00:00:05.900Z') });
+      // Canonical spellings: the newest of three (lag 2.5 s); unparsable ones are ignored, also one
+      // shaped like a time that would sort last.
+      metrics.onEvent({ type: 'MODIFIED', object: at('1970-01-02T00:00:02Z', 'yesterday', '1970-01-02T00:00:10Z', '1970-19-02T00:00:07Z', '1970-01-02T00:00:07Z') });
+      metrics.onUpdate(nothing);
+    }, 86_400_000 + 12_500);
+    ts.schedule(() => {
+      const { watchLag } = metrics.read();
+      t.is(watchLag.count, 3);
+      t.is(Math.round(watchLag.sum * 1000), 7_500 + 6_600 + 2_500);
+    }, 86_400_000 + 13_000);
+  });
+});
+
 test('before any sample the histograms are empty and their quantiles undefined', (t) => {
   const { eventLatency, watchLag, objective } = informerMetrics().read();
   t.like(eventLatency, { count: 0, sum: 0, p50: undefined, p95: undefined, p99: undefined });
