@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { Server as HttpServer } from 'node:http';
 import { createServer as createNetServer, type Server as NetServer, type Socket } from 'node:net';
 
@@ -8,7 +9,12 @@ import { createServer as createNetServer, type Server as NetServer, type Socket 
  * @internal
  */
 export interface RefusableListener {
-  /** Listens on `port` (0: a free one); resolves with the port. */
+  /**
+   * Listens on `port`; resolves with the port. 0 takes a free port below the system's ephemeral
+   * range where that range is known (Linux): a port the system hands out for `listen(0)` is also
+   * one it hands out as the local end of outgoing connections, so while the listener refuses,
+   * another client (this process's or another's) could take it and keep it.
+   */
   listen(port: number): Promise<number>;
   /** Closes the listening socket and destroys every open connection. */
   stop(): void;
@@ -30,24 +36,19 @@ export function createRefusableListener(http: HttpServer): RefusableListener {
     get open() {
       return sockets.size;
     },
-    listen: (port) =>
-      new Promise((resolve, reject) => {
-        const server = createNetServer((socket) => {
-          sockets.add(socket);
-          accepted++;
-          // As Go's net/http (the apiserver) and Node's own http.Server do: no Nagle delay on small
-          // writes such as single watch events. This listener bypasses http.Server's socket setup.
-          socket.setNoDelay(true);
-          socket.on('close', () => sockets.delete(socket));
-          http.emit('connection', socket);
-        });
-        server.once('error', reject);
-        server.listen(port, '127.0.0.1', () => {
-          server.off('error', reject);
-          listener = server;
-          resolve((server.address() as { port: number }).port);
-        });
-      }),
+    async listen(port) {
+      if (port !== 0) return listenOn(port);
+      const below = ephemeralLow();
+      for (let attempt = 0; below !== undefined && attempt < 64; attempt++) {
+        const candidate = lowestPort + Math.floor(Math.random() * (below - lowestPort));
+        try {
+          return await listenOn(candidate);
+        } catch (error) {
+          if ((error as { code?: unknown }).code !== 'EADDRINUSE' && (error as { code?: unknown }).code !== 'EACCES') throw error;
+        }
+      }
+      return listenOn(0);
+    },
     stop() {
       listener?.close();
       listener = undefined;
@@ -55,4 +56,39 @@ export function createRefusableListener(http: HttpServer): RefusableListener {
       for (const socket of sockets) socket.destroy();
     },
   };
+
+  function listenOn(port: number): Promise<number> {
+    return new Promise((resolve, reject) => {
+      const server = createNetServer((socket) => {
+        sockets.add(socket);
+        accepted++;
+        // As Go's net/http (the apiserver) and Node's own http.Server do: no Nagle delay on small
+        // writes such as single watch events. This listener bypasses http.Server's socket setup.
+        socket.setNoDelay(true);
+        socket.on('close', () => sockets.delete(socket));
+        http.emit('connection', socket);
+      });
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', () => {
+        server.off('error', reject);
+        listener = server;
+        resolve((server.address() as { port: number }).port);
+      });
+    });
+  }
+}
+
+/** The lowest port {@link RefusableListener.listen} picks for port 0 (below: well-known and registered services). */
+const lowestPort = 10_000;
+
+/** The first port of the system's ephemeral range, if known and above {@link lowestPort} by a margin. */
+function ephemeralLow(): number | undefined {
+  let text: string;
+  try {
+    text = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8');
+  } catch {
+    return undefined;
+  }
+  const low = Number(text.trim().split(/\s+/)[0]);
+  return Number.isInteger(low) && low > lowestPort + 1_000 ? low : undefined;
 }

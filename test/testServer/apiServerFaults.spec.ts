@@ -1,4 +1,5 @@
 import test from 'ava';
+import { readFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { createTestApiServer, type TestApiServer } from '../../src/testServer/index.js';
 import { call, configMap, openWatch, withServer } from './apiServerClient.js';
@@ -150,6 +151,26 @@ test('refuseConnections closes the listener for a while, then listens again on t
     t.is(reply.status, 200);
     t.is(reply.json.major, '1');
   });
+});
+
+test('a server on port 0 listens below the ephemeral port range, so no outgoing connection can take its port while it refuses', async (t) => {
+  const range = await readFile('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').catch(() => undefined);
+  if (range === undefined) {
+    t.pass('no /proc/sys/net/ipv4/ip_local_port_range here: port 0 is kept as the system gives it');
+    return;
+  }
+  const low = Number(range.trim().split(/\s+/)[0]);
+  t.true(low > 1024, `the ephemeral range starts at ${low}`);
+  const servers = await Promise.all(Array.from({ length: 5 }, () => createTestApiServer()));
+  try {
+    for (const server of servers) {
+      const port = Number(new URL(server.url).port);
+      t.true(port >= 1024 && port < low, `port ${port} is outside the ephemeral range ${range.trim()}`);
+    }
+    t.is(new Set(servers.map((server) => server.url)).size, 5, 'each on its own port');
+  } finally {
+    await Promise.all(servers.map((server) => server.close()));
+  }
 });
 
 test('bearer token: 401 without it, 200 with it, setToken rotates it', async (t) => {
