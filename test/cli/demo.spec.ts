@@ -53,7 +53,7 @@ test.serial('demo on a terminal: redraws in place on the alternate screen, and C
   const child = spawn('script', ['-qfec', command, '/dev/null'], { cwd: root, stdio: ['pipe', 'pipe', 'pipe'] });
   t.teardown(() => child.kill('SIGKILL'));
   let out = '';
-  const exit = new Promise<number | null>((resolve) => child.on('exit', resolve));
+  const exit = new Promise<number | null>((resolve) => child.on('close', resolve)); // once its output is read to the end
   // After the initial clear, one per frame, up to leaving the alternate screen.
   const frames = (): string[] => out.split('\x1b[?25h\x1b[?1049l')[0]!.split('\x1b[H').slice(2);
   await new Promise<void>((resolve, reject) => {

@@ -10,7 +10,7 @@ export interface CliRun {
   stderr(): string;
   /** Resolves once `pattern` matches the stream's output so far; rejects after `timeoutMs` naming what was seen. */
   waitFor(stream: 'stdout' | 'stderr', pattern: RegExp, timeoutMs?: number): Promise<RegExpMatchArray>;
-  /** Resolves with the exit code (or the signal name) when the process ends. */
+  /** Resolves with the exit code (or the signal name) once the process has ended and its output is read to the end. */
   readonly exit: Promise<number | string>;
   kill(signal?: NodeJS.Signals): void;
 }
@@ -34,7 +34,8 @@ export function spawnCommand(file: string, args: readonly string[], env: Record<
       for (const check of waiters) check();
     });
   }
-  const exit = new Promise<number | string>((resolve) => child.on('exit', (code, signal) => resolve(code ?? signal ?? -1)));
+  // 'close', not 'exit': the process can end before this one has read what it wrote to the pipes.
+  const exit = new Promise<number | string>((resolve) => child.on('close', (code, signal) => resolve(code ?? signal ?? -1)));
   let exited = false;
   void exit.then(() => {
     exited = true;

@@ -44,7 +44,7 @@ export function spawnPty(args: readonly string[], options: { readonly cols: numb
     for (const check of waiters) check();
   });
   let exited = false;
-  const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const exit = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code))); // once its output is read to the end
   void exit.then(() => {
     exited = true;
     for (const check of waiters) check();
