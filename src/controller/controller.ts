@@ -151,7 +151,7 @@ export function controller<T extends KubeObject>(primary: ControllerInformer<T>,
     // Which objects are being reconciled, to name them if the shutdown grace runs out.
     const running = new Set<string>();
     const user = queue.metrics;
-    const work = reconcileObjects(primary, reconciler, {
+    const work = reconcileObjects<T>(primary, reconciler, {
       ...workConfig,
       metrics: {
         started: (concurrency) => user?.started?.(concurrency),
