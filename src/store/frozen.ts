@@ -13,21 +13,32 @@ type Opaque = Date | RegExp | ((...args: never[]) => unknown);
  * `Frozen<T>`, and a `T` (of a concrete type) can be passed where a `Frozen<T>` is expected.
  *
  * To change a cached object, draft it: immer's `produce(object, (draft) => …)` (its `Draft<T>`
- * removes the `readonly`s again) or `editPatch` of `rx-informer/controller`, which also gives the
- * JSON Patch; or copy it (`structuredClone(object)`, which is of type `Frozen<T>` still: type the
- * copy). immer's `Immutable<T>` is the same idea; the two are assignable to each other for JSON
- * types. TypeScript does not check `readonly` on properties when an object is passed to a
- * parameter of the mutable type (only readonly arrays are caught), so type helper functions'
- * parameters `Frozen<…>` too.
+ * removes the `readonly`s again, and the result is a new object, the cache keeps its own) or
+ * `editPatch` of `rx-informer/controller`, which also gives the JSON Patch to send. Or take a deep
+ * copy: `structuredClone(object) as Json<V1Pod>` is a fresh object, yours to change (the one place
+ * a cast is the truth). A `transform` of `listWatch()` gets `T`, not `Frozen<T>`: it runs on the
+ * parsed object before the store freezes it.
+ *
+ * TypeScript does not check `readonly` on properties when an object is passed to a parameter of
+ * the mutable type, only readonly arrays: type the parameters of helpers that take a cached object
+ * `Frozen<…>` (or a readonly view of the fields they read).
+ *
+ * Why not immer's `Immutable<T>`, the same idea: the name says what the cache does at run time
+ * (`Object.freeze`), the main entry's types need nothing from immer, and the cache only holds JSON,
+ * so there are no `Map`/`Set`/`Promise` branches to evaluate at every level. The two are
+ * assignable to each other for JSON types, so immer's functions take a `Frozen<T>` as they are.
  *
  * ## Example
  * ```ts
  * import type { V1ConfigMap } from '@kubernetes/client-node';
- * import type { Frozen, Json } from 'rx-informer';
+ * import type { Frozen, Informer, Json } from 'rx-informer';
+ * declare const configMaps: Informer<Json<V1ConfigMap>>; // assuming: a synced informer holding ns/a with data { key: '1' }
  *
- * declare const cm: Frozen<Json<V1ConfigMap>>; // what snapshot.get('ns', 'a') returns
+ * const cm: Frozen<Json<V1ConfigMap>> = configMaps.snapshot.get('ns', 'a')!;
  * console.log(cm.data?.['key']); // reading compiles
- * // cm.data!['key'] = 'x';      // a type error (and a TypeError at run time)
+ * // @ts-expect-error writing does not (and would throw a TypeError)
+ * cm.data!['key'] = '2';
+ * // Logs: 1
  * ```
  *
  * @typeParam T the type of an object as it was parsed, such as `Json<V1Pod>`.

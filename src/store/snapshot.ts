@@ -34,6 +34,10 @@ export interface NamespacedLister<T extends KubeObject = KubeObject> {
  * An immutable, deeply frozen view of the cache at one moment: the objects by key, the indexes, the
  * collection's resourceVersion and whether the first list has been applied.
  *
+ * Its objects are typed {@link Frozen}`<T>`: writing to one is a type error, as it is a `TypeError`
+ * at run time. To change one, draft it (immer's `produce`, or `editPatch` of `rx-informer/controller`)
+ * or take a deep copy (`structuredClone(object) as T`).
+ *
  * Snapshots are values: a new one is made for each batch that changes something, unchanged parts are
  * shared with the previous one, and a batch that changes nothing keeps the same reference. `get`,
  * `has` and index lookups on the newest snapshot cost a map lookup (older snapshots stay readable,
