@@ -9,7 +9,7 @@ import type { Notification } from '../store/notification.js';
 import type { KubeObject } from '../store/kubeObject.js';
 import type { Snapshot } from '../store/snapshot.js';
 
-/** Callbacks in client-go / client-node style; every one is optional. */
+/** Callbacks in client-go / client-node style; every one is optional. The objects are the cache's, read-only ({@link Frozen}). */
 export interface ResourceEventHandler<T> {
   onAdd?(object: Frozen<T>, isInInitialList: boolean): void;
   onUpdate?(oldObject: Frozen<T>, newObject: Frozen<T>): void;

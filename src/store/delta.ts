@@ -40,6 +40,9 @@ export type DeltaType = 'Added' | 'Updated' | 'Deleted' | 'Replaced' | 'Sync';
  * - `Replaced`: the object as listed by a (re)list.
  * - `Sync`: a periodic resync re-delivers the cached object unchanged.
  * - `Deleted`: from watch `DELETED` (the final object), or found by a relist (a {@link Tombstone}).
+ *
+ * The object is read-only ({@link Frozen}): it is the cache's, or about to be (the store freezes
+ * it in place when it applies the batch).
  */
 export type Delta<T> =
   | { readonly type: 'Added' | 'Updated' | 'Replaced' | 'Sync'; readonly key: string; readonly object: Frozen<T> }

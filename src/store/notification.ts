@@ -2,7 +2,8 @@ import type { Tombstone } from './delta.js';
 import type { Frozen } from './frozen.js';
 
 /**
- * What consumers are told after the cache changed, in client-go's handler vocabulary.
+ * What consumers are told after the cache changed, in client-go's handler vocabulary. Its objects
+ * are the cache's, read-only ({@link Frozen}).
  *
  * - `add`: a key appeared; `isInInitialList` is true for the objects of the first list (not for
  *   watch events that share its batch) and for the replay a late handler receives.
