@@ -29,7 +29,7 @@ console.log(`synced: ${pods.snapshot.size} pods on ${nodes.snapshot.size} nodes`
 // Every pod once at start (the caches are synced, so the handler sees the whole picture), then pods
 // whose spec or phase changed, and, when a node comes or goes, the pods bound to it.
 const changedPods = pods.changes$.pipe(
-  predicateFilter(predicates.combine(predicates.generation, (pod: Pod) => pod.status?.phase ?? '')),
+  predicateFilter(predicates.combine<Pod>(predicates.generation, (pod) => pod.status?.phase ?? '')),
   map((change) => change.key),
 );
 const podsOfChangedNodes = nodes.changes$.pipe(

@@ -67,6 +67,7 @@ export type { Delta, DeltaEvent, DeltaBatch, Tombstone } from './store/delta.js'
 export type { Notification } from './store/notification.js';
 export type { KubeObject, ObjectMeta } from './store/kubeObject.js';
 export type { Json } from './store/json.js';
+export type { Frozen } from './store/frozen.js';
 
 /* Errors: one catalogue (src/errors.ts) */
 export { KubeApiError, TransportError, TransformError, InformerError, NotSyncedError, UnknownIndexError, LabelSelectorError } from './errors.js';

@@ -1,3 +1,4 @@
+import type { Frozen } from '../store/frozen.js';
 import { asyncScheduler, defer, identity, map, merge, NEVER, Observable, of, share, take, takeUntil, type MonoTypeOperatorFunction, type SchedulerLike } from 'rxjs';
 import { ControllerError } from '../errors.js';
 import type { Informer } from '../informer/informer.js';
@@ -28,8 +29,8 @@ export interface OwnsConfig {
 /** A related informer mapped to objects to reconcile by your function (kube-rs's `watches`). */
 export interface WatchesConfig<C extends KubeObject = KubeObject> {
   readonly informer: ControllerInformer<C>;
-  /** Object of this informer → refs of primary objects to reconcile. */
-  readonly map: (object: C) => readonly ObjectRef[];
+  /** Object of this informer (as its cache holds it, frozen) → refs of primary objects to reconcile. */
+  readonly map: (object: Frozen<C>) => readonly ObjectRef[];
   readonly filter?: MonoTypeOperatorFunction<Notification<C>>;
 }
 
@@ -151,7 +152,7 @@ export function controller<T extends KubeObject>(primary: ControllerInformer<T>,
     // Which objects are being reconciled, to name them if the shutdown grace runs out.
     const running = new Set<string>();
     const user = queue.metrics;
-    const work = reconcileObjects(primary, reconciler, {
+    const work = reconcileObjects<T>(primary, reconciler, {
       ...workConfig,
       metrics: {
         started: (concurrency) => user?.started?.(concurrency),

@@ -1,3 +1,4 @@
+import type { Frozen } from '../store/frozen.js';
 import { ControllerError } from '../errors.js';
 import type { IndexFunc } from '../store/indexFunc.js';
 import type { KubeObject } from '../store/kubeObject.js';
@@ -109,7 +110,7 @@ function describe(object: KubeObject): string {
  * @param indexName the name of a {@link byControllerOwner} index of that informer, if it has one.
  * @throws {UnknownIndexError} when `indexName` is not an index of the snapshot.
  */
-export function ownedBy<C extends KubeObject>(snapshot: Snapshot<C>, owner: KubeObject, indexName?: string): readonly C[] {
+export function ownedBy<C extends KubeObject>(snapshot: Snapshot<C>, owner: KubeObject, indexName?: string): readonly Frozen<C>[] {
   const uid = owner?.metadata?.uid;
   if (typeof uid !== 'string' || uid === '') return [];
   if (indexName !== undefined) return snapshot.byIndex(indexName, uid);

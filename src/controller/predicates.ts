@@ -1,10 +1,11 @@
+import type { Frozen } from '../store/frozen.js';
 import type { KubeObject } from '../store/kubeObject.js';
 
 /**
  * Reduces an object to the part a controller cares about; two objects with the same value are the
  * same to it. `undefined` means "cannot tell": such an update is never dropped.
  */
-export type Predicate<T> = (object: T) => string | undefined;
+export type Predicate<T> = (object: Frozen<T>) => string | undefined;
 
 function canonical(value: unknown): string | undefined {
   if (value === undefined || value === null) return undefined;

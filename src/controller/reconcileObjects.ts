@@ -1,3 +1,4 @@
+import type { Frozen } from '../store/frozen.js';
 import { defer, map, type ObservableInput, type OperatorFunction } from 'rxjs';
 import type { KubeObject } from '../store/kubeObject.js';
 import type { Snapshot } from '../store/snapshot.js';
@@ -29,13 +30,13 @@ export interface ControllerContext<T extends KubeObject> {
  * that triggered it); `undefined` when it is not in the cache (deleted). Return an {@link Action},
  * a Promise or an Observable of one (its last value counts).
  */
-export type Reconciler<T extends KubeObject> = (object: T | undefined, context: ControllerContext<T>) => ObservableInput<Action> | Action;
+export type Reconciler<T extends KubeObject> = (object: Frozen<T> | undefined, context: ControllerContext<T>) => ObservableInput<Action> | Action;
 
 /**
  * Chooses what happens after a failure (kube-rs's `error_policy`): `{ requeueAfterMs }` replaces the
  * per-key backoff for this failure; nothing keeps the backoff. Not asked for terminal errors.
  */
-export type ErrorPolicy<T extends KubeObject> = (error: unknown, object: T | undefined, context: { readonly ref: ObjectRef; readonly retries: number }) => Action;
+export type ErrorPolicy<T extends KubeObject> = (error: unknown, object: Frozen<T> | undefined, context: { readonly ref: ObjectRef; readonly retries: number }) => Action;
 
 /** One reconcile run of a controller: {@link ReconcileOutcome} with the object's ref. */
 export type ControllerOutcome = ReconcileOutcome & { readonly ref: ObjectRef };

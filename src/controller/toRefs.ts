@@ -1,3 +1,4 @@
+import type { Frozen } from '../store/frozen.js';
 import { mergeMap, type OperatorFunction } from 'rxjs';
 import { isTombstone } from '../store/delta.js';
 import type { Notification } from '../store/notification.js';
@@ -20,11 +21,11 @@ import type { ObjectRef } from './objectRef.js';
  * @param mapper object → refs of the objects to reconcile.
  * @returns an operator from notifications to refs.
  */
-export function toRefs<C>(mapper: (object: C) => readonly ObjectRef[]): OperatorFunction<Notification<C>, ObjectRef> {
+export function toRefs<C>(mapper: (object: Frozen<C>) => readonly ObjectRef[]): OperatorFunction<Notification<C>, ObjectRef> {
   if (typeof mapper !== 'function') throw new TypeError('[informer] toRefs: mapper must be a function');
   return mergeMap((change) => {
     if (change.type === 'update') return [...mapper(change.oldObject), ...mapper(change.object)];
     if (change.type === 'delete' && isTombstone(change.object)) return change.object.object === undefined ? [] : mapper(change.object.object);
-    return mapper(change.object as C);
+    return mapper(change.object as Frozen<C>); // a delete's object that is not a tombstone
   });
 }

@@ -4,15 +4,16 @@ import { spread } from './spread.js';
 import { handlerError, type InformerError } from '../errors.js';
 import type { StoreUpdate } from '../store/applyBatch.js';
 import type { Tombstone } from '../store/delta.js';
+import type { Frozen } from '../store/frozen.js';
 import type { Notification } from '../store/notification.js';
 import type { KubeObject } from '../store/kubeObject.js';
 import type { Snapshot } from '../store/snapshot.js';
 
-/** Callbacks in client-go / client-node style; every one is optional. */
+/** Callbacks in client-go / client-node style; every one is optional. The objects are the cache's, read-only ({@link Frozen}). */
 export interface ResourceEventHandler<T> {
-  onAdd?(object: T, isInInitialList: boolean): void;
-  onUpdate?(oldObject: T, newObject: T): void;
-  onDelete?(object: T | Tombstone<T>): void;
+  onAdd?(object: Frozen<T>, isInInitialList: boolean): void;
+  onUpdate?(oldObject: Frozen<T>, newObject: Frozen<T>): void;
+  onDelete?(object: Frozen<T> | Tombstone<T>): void;
 }
 
 /** Options of {@link Informer.addHandler}. */

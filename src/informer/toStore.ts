@@ -1,3 +1,4 @@
+import type { Frozen } from '../store/frozen.js';
 import { asyncScheduler, type Observable, type OperatorFunction, type SchedulerLike, Subscription } from 'rxjs';
 import type { InformerError } from '../errors.js';
 import { batchClosing, type BufferByKeyConfig } from '../operators/bufferByKey.js';
@@ -82,13 +83,13 @@ export function toStore<T extends KubeObject>(config: ToStoreConfig<T> = {}): Op
     let snapshot: Snapshot<T> = emptySnapshot<T>(indexNames);
     // The list in progress: key → latest object (first position), frozen; and the rejections of
     // its items, reported when the list completes (as toDeltas does).
-    let listing: Map<string, T> | null = null;
+    let listing: Map<string, Frozen<T>> | null = null;
     let held: InformerError[] = [];
     // The open batch, as bufferByKey + dedupDeltas would hold it. A list applied to an empty
     // store with nothing else pending is kept as its map (`pendingList`) until anything else is
     // appended; flushed alone, it takes the fast path (the initial sync).
     let pending = new Map<string, Delta<T>[]>();
-    let pendingList: Map<string, T> | null = null;
+    let pendingList: Map<string, Frozen<T>> | null = null;
     let resourceVersion: string | undefined;
     let listed = false;
     let resynced = false; // a resync tick joined the open batch
@@ -160,7 +161,7 @@ export function toStore<T extends KubeObject>(config: ToStoreConfig<T> = {}): Op
     };
 
     // The latest object of a key the stages downstream of toDeltas would hold, or undefined.
-    const knownObject = (key: string): T | undefined => {
+    const knownObject = (key: string): Frozen<T> | undefined => {
       if (pendingList !== null) return pendingList.get(key);
       const list = pending.get(key);
       if (list !== undefined) {
@@ -171,7 +172,7 @@ export function toStore<T extends KubeObject>(config: ToStoreConfig<T> = {}): Op
     };
 
     // Every key toDeltas would know, with its latest object: the store, then the open batch.
-    function* knownEntries(): Generator<[string, T]> {
+    function* knownEntries(): Generator<[string, Frozen<T>]> {
       for (const entry of snapshot.entries()) if (!pending.has(entry[0])) yield entry;
       for (const key of pending.keys()) {
         const object = knownObject(key);
@@ -180,7 +181,7 @@ export function toStore<T extends KubeObject>(config: ToStoreConfig<T> = {}): Op
     }
 
     const finishList = (rv: string): void => {
-      const items = listing ?? new Map<string, T>();
+      const items = listing ?? new Map<string, Frozen<T>>();
       const rejected = held;
       listing = null;
       held = [];
@@ -235,12 +236,12 @@ export function toStore<T extends KubeObject>(config: ToStoreConfig<T> = {}): Op
           case 'ADDED':
           case 'MODIFIED': {
             const key = keying.key(event.type, event.object);
-            if (key !== undefined) append({ type: event.type === 'ADDED' ? 'Added' : 'Updated', key, object: event.object });
+            if (key !== undefined) append({ type: event.type === 'ADDED' ? 'Added' : 'Updated', key, object: event.object as Frozen<T> }); // read-only from here on
             return;
           }
           case 'DELETED': {
             const key = keying.key(event.type, event.object);
-            if (key !== undefined && knownObject(key) !== undefined) append({ type: 'Deleted', key, object: event.object }); // R15
+            if (key !== undefined && knownObject(key) !== undefined) append({ type: 'Deleted', key, object: event.object as Frozen<T> }); // R15
             return;
           }
           default:

@@ -118,7 +118,7 @@ export interface InformerMetricsCollector {
    */
   readonly onStop: () => void;
   /** Pass as the informer's `onUpdate`. */
-  readonly onUpdate: (update: StoreUpdate<KubeObject>) => void;
+  readonly onUpdate: <T extends KubeObject>(update: StoreUpdate<T>) => void;
   /** `tap` it on the output of `reconcile()`. */
   readonly onReconcile: (outcome: ReconcileOutcomeReading) => void;
   /**

@@ -1,3 +1,4 @@
+import type { Frozen } from '../store/frozen.js';
 import { asyncScheduler, distinctUntilChanged, EMPTY, interval, isObservable, map, of, switchMap, type MonoTypeOperatorFunction, type Observable, type SchedulerLike } from 'rxjs';
 import { isMarker, type DeltaEvent } from '../store/delta.js';
 import { resyncEvents } from '../store/deltaRules.js';
@@ -81,7 +82,7 @@ export function resync<T>(periodMs: number | Observable<number>, scheduler: Sche
   if (!isObservable(periodMs) && !resyncEnabled(periodMs)) return (source) => source;
 
   return operate<DeltaEvent<T>, DeltaEvent<T>>((subscriber) => {
-    let known = new Map<string, T>();
+    let known = new Map<string, Frozen<T>>();
     const timer = resyncTicks(periodMs, scheduler).subscribe({
       next: () => {
         for (const event of resyncEvents(known)) subscriber.next(event);

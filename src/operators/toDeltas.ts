@@ -1,3 +1,4 @@
+import type { Frozen } from '../store/frozen.js';
 import type { OperatorFunction } from 'rxjs';
 import type { RawEvent } from '../sources/rawEvent.js';
 import type { Delta, DeltaEvent } from '../store/delta.js';
@@ -119,9 +120,9 @@ export function toDeltas<T extends KubeObject>(config: ToDeltasConfig<T> = {}): 
 
   return operate<RawEvent<T>, DeltaEvent<T>>((subscriber) => {
     // Key -> latest object, in the order keys became known.
-    let known = new Map<string, T>();
+    let known = new Map<string, Frozen<T>>();
     // The list in progress (keyed items in list order, their keys, held rejections), or null outside a list.
-    let listed: { items: [string, T][]; keys: Set<string>; held: InformerError[] } | null = null;
+    let listed: { items: [string, Frozen<T>][]; keys: Set<string>; held: InformerError[] } | null = null;
 
     const finishList = (resourceVersion: string): void => {
       const { items, keys, held } = listed ?? { items: [], keys: new Set<string>(), held: [] };
@@ -144,7 +145,7 @@ export function toDeltas<T extends KubeObject>(config: ToDeltasConfig<T> = {}): 
             for (const item of event.items) {
               const key = keying.listKey(item, list.held);
               if (key === undefined) continue;
-              list.items.push([key, item]);
+              list.items.push([key, item as Frozen<T>]); // read-only from here on: the store will freeze it
               list.keys.add(key);
             }
             return;
@@ -161,14 +162,15 @@ export function toDeltas<T extends KubeObject>(config: ToDeltasConfig<T> = {}): 
           case 'MODIFIED': {
             const key = keying.key(event.type, event.object);
             if (key === undefined) return;
-            known.set(key, event.object);
-            subscriber.next({ type: event.type === 'ADDED' ? 'Added' : 'Updated', key, object: event.object } satisfies Delta<T>);
+            const object = event.object as Frozen<T>; // read-only from here on: the store will freeze it
+            known.set(key, object);
+            subscriber.next({ type: event.type === 'ADDED' ? 'Added' : 'Updated', key, object } satisfies Delta<T>);
             return;
           }
           case 'DELETED': {
             const key = keying.key(event.type, event.object);
             if (key === undefined || !known.delete(key)) return; // R15
-            subscriber.next({ type: 'Deleted', key, object: event.object });
+            subscriber.next({ type: 'Deleted', key, object: event.object as Frozen<T> });
             return;
           }
           default:

@@ -2,10 +2,11 @@ import { deepFreeze } from './internal/deepFreeze.js';
 import { shareUnchanged } from './internal/shareUnchanged.js';
 import { editTrie, emptyTrie, type HashTrie, type TrieEditor } from './internal/hashTrie.js';
 import { adoptVersionedMap, editVersionedMap, type VersionedMap } from './internal/versionedMap.js';
-import type { Delta, DeltaBatch } from './delta.js';
+import type { Delta, DeltaBatch, Tombstone } from './delta.js';
 import { type IndexFunc, type Indexers } from './indexFunc.js';
 import { aliasOf } from './keyFunc.js';
 import { indexFuncError, type InformerError } from '../errors.js';
+import type { Frozen } from './frozen.js';
 import type { KubeObject } from './kubeObject.js';
 import type { Notification } from './notification.js';
 import { resourceVersionOf } from './resourceVersionOf.js';
@@ -68,7 +69,7 @@ export function applyBatch<T extends KubeObject>(snapshot: Snapshot<T>, batch: D
         for (const index of indexes) index.update(key, old, undefined, errors);
         names.update(key, old, undefined);
       }
-      changes.push(Object.freeze({ type: 'delete', key, object: deepFreeze(delta.object) }));
+      changes.push(Object.freeze({ type: 'delete', key, object: deepFreeze(delta.object) as Frozen<T> | Tombstone<T> }));
       return;
     }
     const object = prepareForStore(delta.object, items.get(key));
@@ -94,7 +95,7 @@ export function applyBatch<T extends KubeObject>(snapshot: Snapshot<T>, batch: D
  */
 function storeUpdate<T extends KubeObject>(
   state: SnapshotState<T>,
-  nextItems: VersionedMap<T>,
+  nextItems: VersionedMap<Frozen<T>>,
   indexes: readonly IndexWriter<T>[],
   names: NameWriter<T>,
   changes: Notification<T>[],
@@ -128,8 +129,8 @@ function storeUpdate<T extends KubeObject>(
  * holds, and deep-freezes it), so a list page can be prepared while the next one is on the wire.
  * An update keeps the unchanged parts of the version it replaces, so only the rest is frozen.
  */
-export function prepareForStore<T>(object: T, previous?: T): T {
-  return deepFreeze(shareUnchanged(object, previous));
+export function prepareForStore<T>(object: T | Frozen<T>, previous?: Frozen<T>): Frozen<T> {
+  return deepFreeze(shareUnchanged(object, previous)) as Frozen<T>; // frozen once more is frozen: Frozen<Frozen<T>> is Frozen<T>
 }
 
 /**
@@ -142,7 +143,7 @@ export function prepareForStore<T>(object: T, previous?: T): T {
  * @param resourceVersion the list's resourceVersion.
  * @param indexers the index functions, by name.
  */
-export function applyListToEmpty<T extends KubeObject>(snapshot: Snapshot<T>, items: Map<string, T>, resourceVersion: string, indexers: Indexers<T> = {}): StoreUpdate<T> {
+export function applyListToEmpty<T extends KubeObject>(snapshot: Snapshot<T>, items: Map<string, Frozen<T>>, resourceVersion: string, indexers: Indexers<T> = {}): StoreUpdate<T> {
   const state = stateOf(snapshot);
   if (snapshot.size !== 0) throw new TypeError('[informer] applyListToEmpty: the snapshot is not empty');
   const isInInitialList = !state.synced;
@@ -161,7 +162,7 @@ export function applyListToEmpty<T extends KubeObject>(snapshot: Snapshot<T>, it
 }
 
 interface NameWriter<T> {
-  update(key: string, old: T | undefined, next: T | undefined): void;
+  update(key: string, old: Frozen<T> | undefined, next: Frozen<T> | undefined): void;
   commit(): HashTrie<string>;
 }
 
@@ -188,7 +189,7 @@ function nameWriter<T extends KubeObject>(names: HashTrie<string>): NameWriter<T
 }
 
 interface IndexWriter<T> {
-  update(key: string, old: T | undefined, next: T | undefined, errors: InformerError[]): void;
+  update(key: string, old: Frozen<T> | undefined, next: Frozen<T> | undefined, errors: InformerError[]): void;
   commit(): HashTrie<HashTrie<true>>;
 }
 
@@ -196,7 +197,7 @@ function indexWriter<T>(index: HashTrie<HashTrie<true>>, name: string, indexFunc
   const values = editTrie(index);
   const sets = new Map<string, TrieEditor<true>>();
 
-  const valuesOf = (key: string, object: T | undefined, errors: InformerError[] | undefined): readonly string[] => {
+  const valuesOf = (key: string, object: Frozen<T> | undefined, errors: InformerError[] | undefined): readonly string[] => {
     if (object === undefined) return [];
     try {
       const result = indexFunc(object);

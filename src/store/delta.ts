@@ -1,3 +1,4 @@
+import type { Frozen } from './frozen.js';
 import type { KubeObject } from './kubeObject.js';
 
 /**
@@ -9,16 +10,16 @@ import type { KubeObject } from './kubeObject.js';
 export interface Tombstone<T> {
   readonly kind: 'DeletedFinalStateUnknown';
   readonly key: string;
-  readonly object: T | undefined;
+  readonly object: Frozen<T> | undefined;
 }
 
 /** Builds a frozen {@link Tombstone}. */
-export function tombstone<T>(key: string, object: T | undefined): Tombstone<T> {
+export function tombstone<T>(key: string, object: Frozen<T> | undefined): Tombstone<T> {
   return Object.freeze({ kind: 'DeletedFinalStateUnknown', key, object });
 }
 
 /** Whether `value` is a {@link Tombstone} rather than an object. */
-export function isTombstone<T>(value: T | Tombstone<T>): value is Tombstone<T> {
+export function isTombstone<T>(value: Frozen<T> | Tombstone<T>): value is Tombstone<T> {
   const candidate = value as Partial<Tombstone<T>> & KubeObject;
   return (
     candidate !== null &&
@@ -39,10 +40,13 @@ export type DeltaType = 'Added' | 'Updated' | 'Deleted' | 'Replaced' | 'Sync';
  * - `Replaced`: the object as listed by a (re)list.
  * - `Sync`: a periodic resync re-delivers the cached object unchanged.
  * - `Deleted`: from watch `DELETED` (the final object), or found by a relist (a {@link Tombstone}).
+ *
+ * The object is read-only ({@link Frozen}): it is the cache's, or about to be (the store freezes
+ * it in place when it applies the batch).
  */
 export type Delta<T> =
-  | { readonly type: 'Added' | 'Updated' | 'Replaced' | 'Sync'; readonly key: string; readonly object: T }
-  | { readonly type: 'Deleted'; readonly key: string; readonly object: T | Tombstone<T> };
+  | { readonly type: 'Added' | 'Updated' | 'Replaced' | 'Sync'; readonly key: string; readonly object: Frozen<T> }
+  | { readonly type: 'Deleted'; readonly key: string; readonly object: Frozen<T> | Tombstone<T> };
 
 /**
  * A marker in a delta stream that is about the whole collection, not one key.

@@ -6,6 +6,7 @@
  * standalone operators (`toDeltas`, `bufferByKey`, `dedupDeltas`, `resync`) and the fused stage
  * that `informer()` runs. So the two cannot drift apart; a property test holds their outputs equal.
  */
+import type { Frozen } from './frozen.js';
 import { isMarker, isTombstone, tombstone, type Delta, type DeltaEvent } from './delta.js';
 import { resourceVersionOf } from './resourceVersionOf.js';
 
@@ -64,9 +65,9 @@ export function batchResourceVersion<T>(current: string | undefined, event: Delt
  * @param known every key the store holds or has queued, with its latest object.
  */
 export function relistDeltas<T>(
-  listed: Iterable<readonly [string, T]>,
+  listed: Iterable<readonly [string, Frozen<T>]>,
   inList: { has(key: string): boolean },
-  known: Iterable<readonly [string, T]>,
+  known: Iterable<readonly [string, Frozen<T>]>,
 ): Delta<T>[] {
   const deltas: Delta<T>[] = [];
   for (const [key, object] of listed) deltas.push({ type: 'Replaced', key, object });
@@ -81,7 +82,7 @@ export function relistDeltas<T>(
  *
  * @param known every known key with its latest object.
  */
-export function resyncEvents<T>(known: Iterable<readonly [string, T]>): DeltaEvent<T>[] {
+export function resyncEvents<T>(known: Iterable<readonly [string, Frozen<T>]>): DeltaEvent<T>[] {
   const events: DeltaEvent<T>[] = [{ type: 'Resync' }];
   for (const [key, object] of known) events.push({ type: 'Sync', key, object });
   return events;

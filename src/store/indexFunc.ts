@@ -1,9 +1,11 @@
+import type { Frozen } from './frozen.js';
 /**
  * Computes the index values of an object (client-go's `IndexFunc`): for example its node name, its
  * owner UIDs, or the value of one label. Return `[]` to leave the object out of the index. Must be
  * pure; a throw is reported and the object is left out of that index, the store keeps working.
+ * It is given the object as the cache holds it, deep-frozen ({@link Frozen}).
  */
-export type IndexFunc<T> = (object: T) => readonly string[];
+export type IndexFunc<T> = (object: Frozen<T>) => readonly string[];
 
 /** Named index functions. Names are the ones passed to `byIndex`, `indexKeys` and `indexValues`. */
 export type Indexers<T> = Readonly<Record<string, IndexFunc<T>>>;

@@ -1,3 +1,5 @@
+import type { Frozen } from './frozen.js';
+
 /**
  * `T` as JSON: the type of an object typed `T` once it has been through `JSON.stringify` and
  * `JSON.parse`, which is what the API server sends and what an informer's cache holds.
@@ -12,18 +14,19 @@
  * their readonly-ness, and what already is JSON (`string`, `number`, `boolean`, `null`,
  * client-node's `IntOrString`, maps of strings, `unknown`, `any`) is unchanged.
  *
- * The cache's objects are also frozen (see `informer()`): copy one before changing it. To send one
- * back through a client-node API call typed with the model, its serializer passes timestamp strings
- * through unchanged, so a cast (`body: pod as unknown as V1Pod`) is all it takes.
+ * The cache's objects are also frozen, and handed out as `Frozen<Json<V1Pod>>` (see {@link Frozen}):
+ * draft or copy one to change it, and type the parameters of helpers that take one `Frozen<…>`.
+ * To send one back through a client-node API call typed with the model, its serializer passes
+ * timestamp strings through unchanged, so a cast (`body: pod as unknown as V1Pod`) is all it takes.
  *
  * ## Example
  * ```ts
  * import type { V1Pod } from '@kubernetes/client-node';
- * import { informer, type Json } from 'rx-informer';
+ * import { informer, type Frozen, type Json } from 'rx-informer';
  * import { fakeListWatch, pod } from 'rx-informer/testing';
  *
  * const pods = informer<Json<V1Pod>>(fakeListWatch([pod('web-1')]).events$);
- * const ageMs = (p: Json<V1Pod>) => Date.now() - Date.parse(p.metadata?.creationTimestamp ?? '');
+ * const ageMs = (p: Frozen<Json<V1Pod>>) => Date.now() - Date.parse(p.metadata?.creationTimestamp ?? '');
  * pods.changes$.subscribe((change) => change.type === 'add' && console.log(change.key, ageMs(change.object)));
  * ```
  *

@@ -1,7 +1,9 @@
 import type { Tombstone } from './delta.js';
+import type { Frozen } from './frozen.js';
 
 /**
- * What consumers are told after the cache changed, in client-go's handler vocabulary.
+ * What consumers are told after the cache changed, in client-go's handler vocabulary. Its objects
+ * are the cache's, read-only ({@link Frozen}).
  *
  * - `add`: a key appeared; `isInInitialList` is true for the objects of the first list (not for
  *   watch events that share its batch) and for the replay a late handler receives.
@@ -13,9 +15,9 @@ import type { Tombstone } from './delta.js';
  * A notification is emitted after (or atomically with) the snapshot that contains its change.
  */
 export type Notification<T> =
-  | { readonly type: 'add'; readonly key: string; readonly object: T; readonly isInInitialList: boolean }
-  | { readonly type: 'update'; readonly key: string; readonly oldObject: T; readonly object: T; readonly sync: boolean }
-  | { readonly type: 'delete'; readonly key: string; readonly object: T | Tombstone<T> };
+  | { readonly type: 'add'; readonly key: string; readonly object: Frozen<T>; readonly isInInitialList: boolean }
+  | { readonly type: 'update'; readonly key: string; readonly oldObject: Frozen<T>; readonly object: Frozen<T>; readonly sync: boolean }
+  | { readonly type: 'delete'; readonly key: string; readonly object: Frozen<T> | Tombstone<T> };
 
 /** The `type` of every {@link Notification}. */
 export type NotificationType = Notification<unknown>['type'];

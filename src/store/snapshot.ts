@@ -2,6 +2,7 @@ import { emptyTrie, trieForEach, trieGet, type HashTrie } from './internal/hashT
 import { emptyVersionedMap, versionedContents, versionedGet, versionedSize, type VersionedMap } from './internal/versionedMap.js';
 import { UnknownIndexError } from '../errors.js';
 import { objectKey } from './keyFunc.js';
+import type { Frozen } from './frozen.js';
 import type { KubeObject } from './kubeObject.js';
 import { matchesLabels, parseLabelSelector, type LabelSelector } from './labelSelector.js';
 
@@ -22,16 +23,20 @@ export interface NamespacedLister<T extends KubeObject = KubeObject> {
   /** The namespace this view is bound to (`""` for cluster-scoped objects). */
   readonly namespace: string;
   /** The object named `name` in this namespace. */
-  get(name: string): T | undefined;
+  get(name: string): Frozen<T> | undefined;
   /** Whether an object named `name` is cached in this namespace. */
   has(name: string): boolean;
   /** The objects of this namespace, optionally only those matching a label selector (text or parsed). @throws {LabelSelectorError} */
-  list(labelSelector?: string | LabelSelector): readonly T[];
+  list(labelSelector?: string | LabelSelector): readonly Frozen<T>[];
 }
 
 /**
  * An immutable, deeply frozen view of the cache at one moment: the objects by key, the indexes, the
  * collection's resourceVersion and whether the first list has been applied.
+ *
+ * Its objects are typed {@link Frozen}`<T>`: writing to one is a type error, as it is a `TypeError`
+ * at run time. To change one, draft it (immer's `produce`, or `editPatch` of `rx-informer/controller`)
+ * or take a deep copy (`structuredClone(object) as T`).
  *
  * Snapshots are values: a new one is made for each batch that changes something, unchanged parts are
  * shared with the previous one, and a batch that changes nothing keeps the same reference. `get`,
@@ -39,7 +44,7 @@ export interface NamespacedLister<T extends KubeObject = KubeObject> {
  * a little slower). Iteration and `list()` gather the snapshot's objects into an array once, on
  * first use, and reuse it; filtered `list()` calls return a new array.
  */
-export interface Snapshot<T extends KubeObject = KubeObject> extends Iterable<T> {
+export interface Snapshot<T extends KubeObject = KubeObject> extends Iterable<Frozen<T>> {
   /** Resource version of the last event applied (opaque; `""` before the first list). */
   readonly resourceVersion: string;
   /** True once the first complete list has been applied; never goes back. */
@@ -49,22 +54,22 @@ export interface Snapshot<T extends KubeObject = KubeObject> extends Iterable<T>
   /** Names of the configured indexes. */
   readonly indexNames: readonly string[];
   /** The object under `key` (`namespace/name` or `name` by default). */
-  get(key: string): T | undefined;
+  get(key: string): Frozen<T> | undefined;
   /** The object `name` in `namespace` (`""` for cluster-scoped), whatever the key function. */
-  get(namespace: string, name: string): T | undefined;
+  get(namespace: string, name: string): Frozen<T> | undefined;
   /** Whether `key` (or `namespace`, `name`) is cached. */
   has(key: string): boolean;
   has(namespace: string, name: string): boolean;
   /** Iterates the keys (in the same order as `values()`). */
   keys(): IterableIterator<string>;
   /** Iterates the objects. */
-  values(): IterableIterator<T>;
+  values(): IterableIterator<Frozen<T>>;
   /** Iterates `[key, object]`. */
-  entries(): IterableIterator<[string, T]>;
+  entries(): IterableIterator<[string, Frozen<T>]>;
   /** Calls `visit` for every object; stops when it returns `false`. */
-  forEach(visit: (object: T, key: string) => boolean | void): void;
+  forEach(visit: (object: Frozen<T>, key: string) => boolean | void): void;
   /** The objects, optionally of one namespace and matching a label selector (unfiltered: the same array every call). */
-  list(options?: ListOptions): readonly T[];
+  list(options?: ListOptions): readonly Frozen<T>[];
   /**
    * This snapshot bound to `namespace` (`""` for cluster-scoped objects): `get(name)`,
    * `has(name)`, `list(selector)`, as a controller's lister. Works with a custom key function too:
@@ -83,7 +88,7 @@ export interface Snapshot<T extends KubeObject = KubeObject> extends Iterable<T>
    */
   inNamespace(namespace: string): NamespacedLister<T>;
   /** The objects whose index `indexName` has `value`. @throws {UnknownIndexError} */
-  byIndex(indexName: string, value: string): readonly T[];
+  byIndex(indexName: string, value: string): readonly Frozen<T>[];
   /** The keys (sorted) whose index `indexName` has `value`. @throws {UnknownIndexError} */
   indexKeys(indexName: string, value: string): readonly string[];
   /** The distinct values currently in index `indexName`. @throws {UnknownIndexError} */
@@ -92,7 +97,7 @@ export interface Snapshot<T extends KubeObject = KubeObject> extends Iterable<T>
 
 /** @internal The data behind a snapshot; written only by the store's reducer. */
 export interface SnapshotState<T> {
-  readonly items: VersionedMap<T>;
+  readonly items: VersionedMap<Frozen<T>>;
   readonly indexes: readonly HashTrie<HashTrie<true>>[];
   readonly indexNames: readonly string[];
   /** The default key (`namespace/name`) → the key, only for objects stored under another key. */
@@ -109,12 +114,12 @@ function indexOf(self: SnapshotState<unknown>, indexName: string): HashTrie<Hash
   return self.indexes[position]!;
 }
 
-function byKeyOrName<T extends KubeObject>(self: SnapshotState<T>, keyOrNamespace: string, name: string | undefined): T | undefined {
+function byKeyOrName<T extends KubeObject>(self: SnapshotState<T>, keyOrNamespace: string, name: string | undefined): Frozen<T> | undefined {
   return name === undefined ? versionedGet(self.items, keyOrNamespace) : byName(self, keyOrNamespace, name);
 }
 
 /** The object `name` in `namespace`: under its default key, or under the key the name lookup holds. */
-function byName<T extends KubeObject>(self: SnapshotState<T>, namespace: string, name: string): T | undefined {
+function byName<T extends KubeObject>(self: SnapshotState<T>, namespace: string, name: string): Frozen<T> | undefined {
   const key = objectKey(namespace, name);
   const direct = versionedGet(self.items, key);
   if (direct !== undefined && direct.metadata?.name === name && (direct.metadata.namespace ?? '') === namespace) return direct;
@@ -142,7 +147,7 @@ const snapshotMethods = {
   get size(): number {
     return versionedSize((this as unknown as SnapshotState<unknown>).items);
   },
-  get<T extends KubeObject>(this: Impl<T>, keyOrNamespace: string, name?: string): T | undefined {
+  get<T extends KubeObject>(this: Impl<T>, keyOrNamespace: string, name?: string): Frozen<T> | undefined {
     return byKeyOrName(this, keyOrNamespace, name);
   },
   has<T extends KubeObject>(this: Impl<T>, keyOrNamespace: string, name?: string): boolean {
@@ -151,28 +156,28 @@ const snapshotMethods = {
   inNamespace<T extends KubeObject>(this: Impl<T>, namespace: string): NamespacedLister<T> {
     return namespacedLister(this, namespace);
   },
-  entries<T extends KubeObject>(this: Impl<T>): IterableIterator<[string, T]> {
+  entries<T extends KubeObject>(this: Impl<T>): IterableIterator<[string, Frozen<T>]> {
     return entriesOf(this.items);
   },
   keys<T extends KubeObject>(this: Impl<T>): IterableIterator<string> {
     return versionedContents(this.items).keys[Symbol.iterator]();
   },
-  values<T extends KubeObject>(this: Impl<T>): IterableIterator<T> {
+  values<T extends KubeObject>(this: Impl<T>): IterableIterator<Frozen<T>> {
     return versionedContents(this.items).values[Symbol.iterator]();
   },
-  [Symbol.iterator]<T extends KubeObject>(this: Impl<T>): IterableIterator<T> {
+  [Symbol.iterator]<T extends KubeObject>(this: Impl<T>): IterableIterator<Frozen<T>> {
     return this.values();
   },
-  forEach<T extends KubeObject>(this: Impl<T>, visit: (object: T, key: string) => boolean | void): void {
+  forEach<T extends KubeObject>(this: Impl<T>, visit: (object: Frozen<T>, key: string) => boolean | void): void {
     const { keys, values } = versionedContents(this.items);
     for (let i = 0; i < keys.length; i++) if (visit(values[i]!, keys[i]!) === false) return;
   },
-  list<T extends KubeObject>(this: Impl<T>, options: ListOptions = {}): readonly T[] {
+  list<T extends KubeObject>(this: Impl<T>, options: ListOptions = {}): readonly Frozen<T>[] {
     const { namespace, labelSelector } = options;
     if (namespace === undefined && labelSelector === undefined) return versionedContents(this.items).values;
     const selector: LabelSelector | undefined = typeof labelSelector === 'string' ? parseLabelSelector(labelSelector) : labelSelector;
-    const result: T[] = [];
-    const consider = (object: T): void => {
+    const result: Frozen<T>[] = [];
+    const consider = (object: Frozen<T>): void => {
       if (namespace !== undefined && (object.metadata?.namespace ?? '') !== namespace) return;
       if (selector !== undefined && !matchesLabels(selector, object.metadata?.labels)) return;
       result.push(object);
@@ -184,9 +189,9 @@ const snapshotMethods = {
     }
     return Object.freeze(result);
   },
-  byIndex<T extends KubeObject>(this: Impl<T>, indexName: string, value: string): readonly T[] {
+  byIndex<T extends KubeObject>(this: Impl<T>, indexName: string, value: string): readonly Frozen<T>[] {
     const keys = trieGet(indexOf(this, indexName), value);
-    const result: T[] = [];
+    const result: Frozen<T>[] = [];
     if (keys !== undefined) {
       trieForEach(keys, (_, key) => {
         const object = versionedGet(this.items, key);

@@ -12,6 +12,7 @@ import {
   resync,
   toDeltas,
   type DeltaBatch,
+  type Frozen,
   type DeltaEvent,
   type KubeObject,
   type Notification,
@@ -25,7 +26,7 @@ declare const raw$: Observable<RawEvent<PodObject>>;
 declare function expectType<T>(value: T): void;
 
 // The chain composes with plain pipe() and keeps the object type.
-const updates$ = raw$.pipe(toDeltas(), resync(1000), bufferByKey(), dedupDeltas(), indexReducer({ indexers: { node: (p: PodObject) => [p.spec.nodeName ?? ''] } }));
+const updates$ = raw$.pipe(toDeltas(), resync(1000), bufferByKey(), dedupDeltas(), indexReducer({ indexers: { node: (p: Frozen<PodObject>) => [p.spec.nodeName ?? ''] } }));
 expectType<Observable<StoreUpdate<PodObject>>>(updates$);
 expectType<Observable<DeltaEvent<PodObject>>>(raw$.pipe(toDeltas()));
 expectType<Observable<DeltaBatch<PodObject>>>(raw$.pipe(toDeltas(), bufferByKey()));
@@ -34,16 +35,16 @@ expectType<Observable<DeltaBatch<PodObject>>>(raw$.pipe(toDeltas(), bufferByKey(
 const pods = informer(fakeListWatch([pod('a')]).events$, { indexers: { node: (p) => [p.spec.nodeName ?? ''] } });
 expectType<Observable<Snapshot<PodObject>>>(pods.snapshots$);
 expectType<Observable<Notification<PodObject>>>(pods.changes$);
-expectType<PodObject | undefined>(pods.snapshot.get('default', 'a'));
-expectType<readonly PodObject[]>(pods.snapshot.byIndex('node', 'n1'));
+expectType<Frozen<PodObject> | undefined>(pods.snapshot.get('default', 'a'));
+expectType<readonly Frozen<PodObject>[]>(pods.snapshot.byIndex('node', 'n1'));
 pods.addHandler({
   onUpdate(oldObject, newObject) {
-    expectType<PodObject>(oldObject);
-    expectType<PodObject>(newObject);
+    expectType<Frozen<PodObject>>(oldObject);
+    expectType<Frozen<PodObject>>(newObject);
   },
   onDelete(object) {
-    if (isTombstone(object)) expectType<PodObject | undefined>(object.object);
-    else expectType<PodObject>(object);
+    if (isTombstone(object)) expectType<Frozen<PodObject> | undefined>(object.object);
+    else expectType<Frozen<PodObject>>(object);
   },
 });
 

@@ -1,4 +1,5 @@
 import { KubeApiError } from '../../errors.js';
+import type { Frozen } from '../../store/frozen.js';
 import type { KubeObject } from '../../store/kubeObject.js';
 import { refCacheKey } from '../objectRef.js';
 import type { ControllerContext, Reconciler } from '../reconcileObjects.js';
@@ -40,7 +41,7 @@ export function createShard(c: ResolvedShardingConfig, identity: string): Shard 
       if (typeof reconcile !== 'function') throw new TypeError('[informer] Shard.reconciler: reconcile must be a function');
       const released = new Set<string>();
       const draining = (object: KubeObject): boolean => object.metadata?.labels?.[c.labels.drain] !== undefined;
-      const release = async (object: T, key: string, context: ControllerContext<T>): Promise<undefined> => {
+      const release = async (object: Frozen<T>, key: string, context: ControllerContext<T>): Promise<undefined> => {
         try {
           await c.client.patch({ apiVersion, kind, name: context.ref.name, ...(context.ref.namespace ? { namespace: context.ref.namespace } : {}) }, releasePatch(object, c.labels), { type: 'merge', signal: context.signal });
         } catch (error) {

@@ -57,8 +57,9 @@ export interface ReflectorConfig<T> {
   readonly streamingList?: boolean;
   /**
    * Applied to every object before it is emitted (list items and watch objects). The objects are
-   * freshly parsed and owned by the source, so mutating and returning the argument is fine.
-   * Must be idempotent. A throw is reported as a {@link TransformError} on `onStatus` and ends the
+   * freshly parsed and owned by the source, so mutating and returning the argument is fine: it is
+   * typed `T`, not `Frozen<T>`, because it runs before the store freezes what it returns (the
+   * freeze then covers the result). Must be idempotent. A throw is reported as a {@link TransformError} on `onStatus` and ends the
    * current list or watch; the source backs off and relists (client-go's behaviour), and the store
    * keeps what it had meanwhile.
    */

@@ -1,3 +1,5 @@
+import type { Frozen } from '../frozen.js';
+
 /**
  * Freezes a JSON-like value and everything reachable from it, skipping parts already frozen (so
  * objects shared with an earlier snapshot cost nothing), and makes every empty plain object `{}`
@@ -12,9 +14,9 @@
  *
  * Internal: nothing here is exported from the package.
  */
-export function deepFreeze<T>(value: T): T {
+export function deepFreeze<T>(value: T): Frozen<T> {
   if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) freezeTree(value as object);
-  return value;
+  return value as Frozen<T>; // what freezeTree made of it (TypeScript cannot relate a generic T to Frozen<T>)
 }
 
 /** The one empty object every `{}` below a root becomes. */

@@ -92,7 +92,7 @@ test('property: any JSON value stays equal to a copy taken before, and everythin
   fc.assert(
     fc.property(fc.jsonValue(), (value) => {
       const copy = structuredClone(value);
-      deepFreeze(value);
+      deepFreeze<unknown>(value); // a JSON value: Frozen<JsonValue> would recurse without end
       t.deepEqual(value, copy);
       return allFrozen(value);
     }),
