@@ -97,6 +97,15 @@ export class KubeApiError extends Error {
     this.status = init.status;
     this.retryAfterSeconds = init.retryAfterSeconds ?? init.status?.details?.retryAfterSeconds;
   }
+
+  /**
+   * 400 or 422: the server refused the request itself (a selector that does not parse, bad list
+   * options), so the same request can never succeed. A source fails fast on it (unless
+   * `fatalErrors: 'never'`), and so does the CLI.
+   */
+  get invalidRequest(): boolean {
+    return this.code === 400 || this.code === 422;
+  }
 }
 
 /* ---------------------------------------------------------------- the transport failed us */

@@ -33,7 +33,7 @@ export function isTlsFailure(error: unknown): boolean {
  * end the source itself (`fatalErrors: 'permanent'`).
  */
 export function isHopeless(error: unknown): boolean {
-  return (error instanceof KubeApiError && (error.code === 400 || error.code === 422)) || isTlsFailure(error);
+  return (error instanceof KubeApiError && error.invalidRequest) || isTlsFailure(error);
 }
 
 /**

@@ -19,6 +19,12 @@ test('what the CLI gives up on at once: 400, 422, TLS; not 5xx, 429 or the netwo
   }
 });
 
+test('KubeApiError.invalidRequest, the one definition the source and the CLI both give up on: 400 and 422 only', (t) => {
+  for (const code of [400, 422]) t.true(api(code, undefined, 'x').invalidRequest, String(code));
+  for (const code of [401, 403, 404, 409, 410, 429, 500, 503]) t.false(api(code, undefined, 'x').invalidRequest, String(code));
+  t.false(Object.keys(api(400, undefined, 'x')).includes('invalidRequest'), 'derived from code: not an own field of the error');
+});
+
 test('kubectl\'s wording for each kind of failure', (t) => {
   t.is(failureText(api(400, 'BadRequest', 'bad'), { ...context, labelSelector: 'a b' }), 'Error from server (BadRequest): Unable to find "/v1, Resource=pods" that match label selector "a b", field selector "": bad');
   t.is(failureText(api(404, 'NotFound', 'gone'), { ...context, resource: deployments }), 'Error from server (NotFound): Unable to list "apps/v1, Resource=deployments": gone');

@@ -37,7 +37,7 @@ export function isPermanent(error: unknown): boolean {
 
 /** 400 and 422: the server refused the request itself (a selector that does not parse, bad list options). The same request can never succeed. */
 export function isInvalidRequest(error: unknown): boolean {
-  return error instanceof KubeApiError && (error.code === 400 || error.code === 422);
+  return error instanceof KubeApiError && error.invalidRequest;
 }
 
 /**
