@@ -7,6 +7,7 @@ import { informer, type Informer, type InformerOptions, type WhenSyncedOptions }
 import { informerMetrics, type InformerMetrics, type ReconcileOutcomeReading } from '../metrics/informerMetrics.js';
 import type { LatencyObjective, LatencyObjectiveStatus } from '../metrics/latencyObjective.js';
 import { createHttpListerWatcher } from '../sources/http/httpListerWatcher.js';
+import { resourceName } from '../sources/http/resolveResource.js';
 import type { ListWatchConfig } from '../sources/listWatchConfig.js';
 import type { ListWatchResource } from '../sources/listWatchResource.js';
 import { reflector } from '../sources/reflector/reflector.js';
@@ -209,7 +210,7 @@ export function informerFactory(kubeConfig: KubeConfig, defaults: InformerFactor
 
 /** `configmaps`, `widgets.example.com in namespace x`, `Pod (v1) with labelSelector app=web`: how a factory informer is named in messages. */
 function describeInformer(resource: ListWatchResource, options: { labelSelector?: string; fieldSelector?: string; metadataOnly?: boolean }): string {
-  const what = 'plural' in resource ? (resource.group ? `${resource.plural}.${resource.group}` : resource.plural) : `${resource.kind} (${resource.apiVersion})`;
+  const what = 'plural' in resource ? resourceName(resource.group ?? '', resource.plural) : `${resource.kind} (${resource.apiVersion})`;
   const parts = [what];
   if (resource.namespace) parts.push(`in namespace ${resource.namespace}`);
   if (options.labelSelector) parts.push(`with labelSelector ${options.labelSelector}`);

@@ -20,7 +20,12 @@ export interface ResolvedResource {
 export function collectionPath(group: string, version: string, plural: string, namespace: string | undefined): ResolvedResource {
   const root = group === '' ? `/api/${version}` : `/apis/${group}/${version}`;
   const ns = namespace ? `/namespaces/${encodeURIComponent(namespace)}` : '';
-  return { group, version, plural, path: `${root}${ns}/${plural}`, name: group === '' ? plural : `${plural}.${group}`, namespace: namespace || undefined };
+  return { group, version, plural, path: `${root}${ns}/${plural}`, name: resourceName(group, plural), namespace: namespace || undefined };
+}
+
+/** How a collection is named, as kubectl names it: `configmaps`, `widgets.example.com`. */
+export function resourceName(group: string, plural: string): string {
+  return group === '' ? plural : `${plural}.${group}`;
 }
 
 /** Without I/O when possible (group/version/plural, or a built-in kind); `undefined` when discovery is needed. */
