@@ -134,8 +134,7 @@ export function addHandler<T extends KubeObject>(host: HandlerHost<T>, handler: 
 
 /** R24: sub-second periods become 1 s; `0` and `Infinity` mean none. */
 function handlerResyncPeriod(requested: number): number {
-  if (!(typeof requested === 'number' && requested >= 0)) throw new TypeError(`[informer] handler resyncMs must be >= 0, got ${String(requested)}`);
-  if (requested === 0 || requested === Infinity) return 0;
+  if (!resyncEnabled(requested, 'handler resyncMs')) return 0;
   return requested < 1000 ? 1000 : requested;
 }
 

@@ -4,10 +4,14 @@ import { isMarker, type DeltaEvent } from '../store/delta.js';
 import { resyncEvents } from '../store/deltaRules.js';
 import { operate } from './operate.js';
 
-/** @internal Whether `periodMs` turns resync on (`0` and `Infinity` do not); throws on a bad value. Shared with toStore. */
-export function resyncEnabled(periodMs: number): boolean {
+/**
+ * @internal Whether `periodMs` turns resync on (`0` and `Infinity` do not); throws a `TypeError`
+ * naming `what` on a bad value. The one check of a resync period: the operator, toStore, the
+ * informer's own period and a handler's (`addHandler(…, { resyncMs })`) all go through it.
+ */
+export function resyncEnabled(periodMs: number, what = 'resync: periodMs'): boolean {
   if (typeof periodMs !== 'number' || Number.isNaN(periodMs) || periodMs < 0) {
-    throw new TypeError(`[informer] resync: periodMs must be a number >= 0, got ${String(periodMs)}`);
+    throw new TypeError(`[informer] ${what} must be a number >= 0, got ${String(periodMs)}`);
   }
   return periodMs !== 0 && periodMs !== Infinity;
 }

@@ -93,6 +93,10 @@ test('resync re-delivers cached objects as sync updates on virtual time without 
 test('options are checked at call time', (t) => {
   t.throws(() => informer(new Subject<E>(), { graceMs: -5 }), { instanceOf: TypeError, message: /graceMs/ });
   t.throws(() => informer(new Subject<E>(), { resyncMs: -1 }), { instanceOf: TypeError, message: /periodMs/ });
+  const inf = informer(new Subject<E>());
+  for (const bad of [-1, Number.NaN]) {
+    t.throws(() => inf.addHandler({}, { resyncMs: bad }), { instanceOf: TypeError, message: `[informer] handler resyncMs must be a number >= 0, got ${bad}` });
+  }
 });
 
 // The README's "Testing your own pipelines" snippet, verbatim.
