@@ -1,6 +1,3 @@
-/** Objects a {@link Frozen} type leaves as they are: freezing does not reach inside them (a `Date`) or they are not JSON. */
-type Opaque = Date | RegExp | ((...args: never[]) => unknown);
-
 /**
  * `T` deeply read-only: the type of every object an informer's cache hands out.
  *
@@ -44,7 +41,7 @@ type Opaque = Date | RegExp | ((...args: never[]) => unknown);
  * @typeParam T the type of an object as it was parsed, such as `Json<V1Pod>`.
  */
 export type Frozen<T> = T extends object // distributes over unions; primitives, `unknown` (and `any`, as itself) fall through
-  ? T extends Opaque
+  ? T extends Date | RegExp | ((...args: never[]) => unknown) // left as they are: freezing does not reach inside them, or they are not JSON
     ? T
     : { readonly [K in keyof T]: Frozen<T[K]> } // homomorphic: keeps ?, arrays and tuples (made readonly)
   : T;
