@@ -55,6 +55,7 @@ const allContenders: Contender[] = [
   // Opt-in (named in BENCH_CONTENDERS): the streaming list; the source alone, to split rx's cost between source and pipeline.
   { ...nodeC('rx-stream', 'rx-informer, streamingList: true', 'rxInformer.ts', '--streaming'), optIn: true },
   { ...nodeC('rx-source', 'rx-informer listWatch alone (no cache)', 'rxSource.ts'), optIn: true },
+  { ...nodeC('floor-map-fetch', 'floor-map with the watch read as client-node reads it (undici fetch, Readable.fromWeb, readline)', 'floor.ts', '--map', '--fetch'), optIn: true },
   ...(env.BENCH_RX_SRC
     ? [
         { ...nodeC('rx-exp', `rx-informer from ${env.BENCH_RX_SRC} (experiment)`, 'rxInformer.ts'), env: { BENCH_RX_LIB: buildLibrary(env.BENCH_RX_SRC) } },

@@ -5,6 +5,9 @@
  * - `floor.ts` (**floor-parse**): nothing is kept: what any informer on Node pays at least.
  * - `floor.ts --map` (**floor-map**): each object is kept in a `Map` by `namespace/name`, replacing
  *   the previous one: the least a cache does (no freezing, no events, no snapshot).
+ * - `floor.ts --map --fetch` (**floor-map-fetch**, opt-in): the same, with the watch read as
+ *   client-node reads it (undici's `fetch`, `Readable.fromWeb`, `readline`), to tell the cost of
+ *   keeping objects from the cost of how the socket is read. Plain http only (the test server).
  */
 import { KubeConfig } from '@kubernetes/client-node';
 import { readFileSync } from 'node:fs';
@@ -54,23 +57,48 @@ for (;;) {
   page = await getJson(`/api/v1/configmaps?limit=500&continue=${encodeURIComponent(page.metadata.continue)}`);
 }
 const rv = page.metadata.resourceVersion;
-const watch = await get(`/api/v1/configmaps?watch=1&allowWatchBookmarks=true&resourceVersion=${rv}&timeoutSeconds=3600`);
-h.synced(cache?.size ?? count);
-let rest: Buffer | undefined;
-watch.on('data', (chunk: Buffer) => {
-  const buffer = rest ? Buffer.concat([rest, chunk]) : chunk;
-  let from = 0;
-  for (let eol = buffer.indexOf(10, from); eol >= 0; eol = buffer.indexOf(10, from)) {
-    const event = JSON.parse(buffer.toString('utf8', from, eol)) as { type: string; object: Item };
+const watchPath = `/api/v1/configmaps?watch=1&allowWatchBookmarks=true&resourceVersion=${rv}&timeoutSeconds=3600`;
+if (process.argv.includes('--fetch')) {
+  const { fetch } = await import('undici');
+  const { Readable } = await import('node:stream');
+  const { createInterface } = await import('node:readline');
+  const response = await fetch(`${server.origin}${watchPath}`, { headers: { Accept: 'application/json' } });
+  h.synced(cache?.size ?? count);
+  const lines = createInterface(Readable.fromWeb(response.body! as import('node:stream/web').ReadableStream<Uint8Array>));
+  lines.on('line', (line) => {
+    const event = JSON.parse(line) as { type: string; object: Item };
     if (event.type === 'MODIFIED') {
       keep(event.object);
       h.seen(event.object as never);
     }
-    from = eol + 1;
-  }
-  rest = from < buffer.length ? buffer.subarray(from) : undefined;
-});
-watch.on('end', () => {
-  console.error('[floor] watch ended');
-  process.exit(1);
-});
+  });
+  lines.on('close', () => {
+    console.error('[floor] watch ended');
+    process.exit(1);
+  });
+} else {
+  await watchWithHttp();
+}
+
+async function watchWithHttp(): Promise<void> {
+  const watch = await get(watchPath);
+  h.synced(cache?.size ?? count);
+  let rest: Buffer | undefined;
+  watch.on('data', (chunk: Buffer) => {
+    const buffer = rest ? Buffer.concat([rest, chunk]) : chunk;
+    let from = 0;
+    for (let eol = buffer.indexOf(10, from); eol >= 0; eol = buffer.indexOf(10, from)) {
+      const event = JSON.parse(buffer.toString('utf8', from, eol)) as { type: string; object: Item };
+      if (event.type === 'MODIFIED') {
+        keep(event.object);
+        h.seen(event.object as never);
+      }
+      from = eol + 1;
+    }
+    rest = from < buffer.length ? buffer.subarray(from) : undefined;
+  });
+  watch.on('end', () => {
+    console.error('[floor] watch ended');
+    process.exit(1);
+  });
+}
