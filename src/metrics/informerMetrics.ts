@@ -268,29 +268,28 @@ export function informerMetrics(options: InformerMetricsOptions = {}): InformerM
 function writtenAt(object: unknown): number | undefined {
   const fields = (object as { metadata?: { managedFields?: unknown } } | null)?.metadata?.managedFields;
   if (!Array.isArray(fields)) return undefined;
-  let newest: number | undefined;
-  let newestCanonical: string | undefined;
+  let newest: string | undefined;
   for (const entry of fields) {
     const time = (entry as { time?: unknown } | null)?.time;
     if (typeof time !== 'string') continue;
-    if (isCanonicalTime(time)) {
-      if (newestCanonical === undefined || time > newestCanonical) newestCanonical = time;
-      continue;
-    }
+    if (!isCanonicalTime(time)) return newestParsed(fields);
+    if (newest === undefined || time > newest) newest = time;
+  }
+  if (newest === undefined) return undefined;
+  const ms = Date.parse(newest);
+  return ms === ms ? ms : newestParsed(fields); // shaped like a time but not one (month 13)
+}
+
+/** The newest of the `time`s that parse, each parsed: for spellings that do not sort as text. */
+function newestParsed(fields: readonly unknown[]): number | undefined {
+  let newest: number | undefined;
+  for (const entry of fields) {
+    const time = (entry as { time?: unknown } | null)?.time;
+    if (typeof time !== 'string') continue;
     const ms = Date.parse(time);
     if (ms === ms && (newest === undefined || ms > newest)) newest = ms;
   }
-  if (newestCanonical === undefined) return newest;
-  let ms = Date.parse(newestCanonical);
-  if (ms !== ms) {
-    // Shaped like a time but not one (month 13): parse them all, as for other spellings.
-    for (const entry of fields) {
-      const time = (entry as { time?: unknown } | null)?.time;
-      const each = typeof time === 'string' && isCanonicalTime(time) ? Date.parse(time) : NaN;
-      if (each === each && (ms !== ms || each > ms)) ms = each;
-    }
-  }
-  return ms === ms && (newest === undefined || ms > newest) ? ms : newest;
+  return newest;
 }
 
 /** `YYYY-MM-DDTHH:MM:SSZ`, checked by its separators (Date.parse still validates the one parsed). */
