@@ -1,7 +1,7 @@
 /**
  * `npm run screenshot`: regenerates docs/demo.svg, the README's picture of the live view, from a
  * real run of `npm start` on a 120×32 tmux terminal: it waits until the churn is under way and the
- * table shows fresh changes, captures the pane with its colours (`tmux capture-pane -e`), types
+ * table shows fresh changes (an added and a deleted row among them), captures the pane with its colours (`tmux capture-pane -e`), types
  * Ctrl-C, and renders the capture with scripts/ansiToSvg.ts.
  *
  * Needs tmux (Debian: apt-get install tmux). It runs its own tmux server on a private socket and
@@ -41,16 +41,18 @@ try {
 }
 tmux('new-session', '-d', '-s', 'demo', '-x', String(columns), '-y', String(rows), 'npm start --silent -- --pods 5000 --rate 300');
 try {
-  // Steady churn (a thousand events: a few seconds of it, past the first burst) and fresh, coloured rows.
-  const capture = await until('busy live view', 60_000, () => {
+  // Steady churn (a thousand events: a few seconds of it, past the first burst) and, among the
+  // fresh rows, one of each kind the picture is meant to show: added (green) and deleted (struck
+  // through), as the SVG will draw them. (Waiting for any coloured row took a frame of updates only.)
+  const svg = await until('busy live view with an added and a deleted row', 60_000, () => {
     const plain = tmux('capture-pane', '-p', '-t', 'demo');
     const counts = /events\/s · add ([\d,]+) · update ([\d,]+) · delete ([\d,]+)/.exec(plain);
     const events = counts ? counts.slice(1).reduce((sum, n) => sum + Number(n.replace(/,/g, '')), 0) : 0;
     if (!/^● watching at resourceVersion/m.test(plain) || events < 1000) return undefined;
-    const colored = tmux('capture-pane', '-p', '-e', '-t', 'demo');
-    return /\x1b\[3[123]m[+~-] /.test(colored) ? colored : undefined;
+    const drawn = ansiToSvg(tmux('capture-pane', '-p', '-e', '-t', 'demo'), { columns, title: 'npm start' });
+    return /fill="#99cc99">\+ /.test(drawn) && /text-decoration="line-through">- /.test(drawn) ? drawn : undefined;
   });
-  writeFileSync(output, ansiToSvg(capture, { columns, title: 'npm start' }));
+  writeFileSync(output, svg);
   console.log(`screenshot: wrote ${output}`);
   tmux('send-keys', '-t', 'demo', 'C-c');
   await until('end of the demo after Ctrl-C', 10_000, () => (/^npm start/.test(tmux('list-panes', '-a', '-F', '#{pane_current_command}')) ? undefined : true)).catch(() => undefined);
