@@ -11,8 +11,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { hash32 } from '../src/controller/sharding/hash32.js';
-import { hashRing, type HashRing } from '../src/controller/sharding/hashRing.js';
+import { hash32 } from '../src/sharding/hash32.js';
+import { hashRing, type HashRing } from '../src/sharding/hashRing.js';
 
 const keyCount = Number(process.env.RING_KEYS ?? 1_000_000);
 const replicas = Number(process.env.RING_REPLICAS ?? 100);

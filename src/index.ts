@@ -23,12 +23,12 @@ export type { LatencyObjective, LatencyObjectiveStatus } from './metrics/latency
 export { listWatch } from './sources/listWatch.js';
 export { reflector } from './sources/reflector/reflector.js';
 export { httpListerWatcher } from './sources/http/httpListerWatcher.js';
-export { discoverResource } from './sources/http/discoverResource.js';
-export type { DiscoveredResource } from './sources/http/discoverResource.js';
+export { discoverResource } from './client/discoverResource.js';
+export type { DiscoveredResource } from './client/discoverResource.js';
 export { stripManagedFields } from './sources/stripManagedFields.js';
 export type { RawEvent } from './sources/rawEvent.js';
 export type { ListWatchConfig } from './sources/listWatchConfig.js';
-export type { ListWatchResource } from './sources/listWatchResource.js';
+export type { ListWatchResource } from './client/listWatchResource.js';
 export type { ReflectorConfig, BackoffConfig, ListCompleted } from './sources/reflector/reflectorConfig.js';
 export type { ListWatchStatus, RelistReason } from './sources/reflector/listWatchStatus.js';
 export type { ListerWatcher, ListRequest, ListResponse, WatchRequest, WatchMessage } from './sources/listerWatcher.js';

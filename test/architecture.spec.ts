@@ -1,6 +1,9 @@
 /**
- * The rooms of src/ import in one direction only (ARCHITECTURE.md, style point 3): each folder may
- * import only the folders listed before it, and a room's `internal/` only from inside that room.
+ * The rooms of src/ import in one direction only (ARCHITECTURE.md, style points 3 and 42): each room
+ * may import only the rooms on the floors below it, and a room's `internal/` only from inside that
+ * room. A sub-room (`sources/reflector`, `controller/writes`) belongs to the room it sits in. The
+ * entry points' barrels (the files the package's exports map names) are one floor of their own, at
+ * the top: `controller/index.ts` re-exports sharding, which stands above the controller.
  * Type-only imports count: they are dependencies for a reader too.
  */
 import test from 'ava';
@@ -9,7 +12,10 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** From the ground floor up. */
-const floors = ['errors', 'store', 'sources', 'operators', 'metrics', 'informer', 'controller', 'index', 'prometheus', 'testing', 'testServer', 'cli'];
+const floors = ['errors', 'store', 'client', 'sources', 'operators', 'metrics', 'informer', 'coordination', 'controller', 'sharding', 'prometheus', 'testing', 'testServer', 'barrels', 'cli'];
+
+/** The entry points' barrels, as the package's exports map names them (`dist/x/index.js` → `x/index.ts`). */
+const barrels = ['index.ts', 'testing/index.ts', 'testServer/index.ts', 'prometheus/index.ts', 'controller/index.ts'];
 
 const src = fileURLToPath(new URL('../src/', import.meta.url));
 
@@ -23,8 +29,11 @@ async function files(dir: string): Promise<string[]> {
   return out;
 }
 
-/** `store/internal/hashTrie.ts` → `store`; `errors.ts` → `errors`. */
-const roomOf = (path: string): string => relative(src, path).split(sep)[0]!.replace(/\.ts$/, '');
+/** `store/internal/hashTrie.ts` → `store`; `errors.ts` → `errors`; `controller/index.ts` → `barrels`. */
+const roomOf = (path: string): string => {
+  const inSrc = relative(src, path);
+  return barrels.includes(inSrc.split(sep).join('/')) ? 'barrels' : inSrc.split(sep)[0]!.replace(/\.ts$/, '');
+};
 
 async function imports(): Promise<Array<{ from: string; to: string; line: string }>> {
   const edges: Array<{ from: string; to: string; line: string }> = [];
@@ -41,6 +50,15 @@ async function imports(): Promise<Array<{ from: string; to: string; line: string
 test('every room of src/ is on a floor', async (t) => {
   const rooms = new Set((await files(src)).map(roomOf));
   t.deepEqual([...rooms].filter((room) => !floors.includes(room)), []);
+});
+
+test('the barrels are the entry points of the exports map', async (t) => {
+  const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8')) as { exports: Record<string, string | { default?: string }> };
+  const entries = Object.values(pkg.exports)
+    .map((target) => (typeof target === 'string' ? target : target.default))
+    .filter((target): target is string => target !== undefined && target.startsWith('./dist/'))
+    .map((target) => target.slice('./dist/'.length).replace(/\.js$/, '.ts'));
+  t.deepEqual([...entries].sort(), [...barrels].sort());
 });
 
 test('no room imports a room above it, so the folders have no cycle', async (t) => {

@@ -2,8 +2,8 @@ import { hostname } from 'node:os';
 import { asyncScheduler, type SchedulerLike } from 'rxjs';
 import { KubeApiError } from '../errors.js';
 import type { KubeObject } from '../store/kubeObject.js';
-import { microTime } from './leaderElection/lease.js';
-import type { ResourceClient } from './writes/resourceClient.js';
+import { microTime } from '../coordination/microTime.js';
+import type { ResourceClient } from '../client/resourceClient.js';
 
 /** Which object an Event is about: a `core/v1` ObjectReference. */
 export interface EventObjectReference {

@@ -1,7 +1,7 @@
 import { combineLatest, filter, NEVER, Observable, take, type MonoTypeOperatorFunction } from 'rxjs';
 import type { Informer } from '../informer/informer.js';
 import type { KubeObject } from '../store/kubeObject.js';
-import { refCacheKey, type ObjectRef } from './objectRef.js';
+import { refCacheKey, type ObjectRef } from '../store/objectRef.js';
 
 /** Options of {@link holdUntilSynced}. */
 export interface HoldUntilSyncedConfig {

@@ -22,8 +22,8 @@ export { toRefs } from './toRefs.js';
 export { reconcileAllOf } from './reconcileAllOf.js';
 export { holdUntilSynced } from './holdUntilSynced.js';
 export type { HoldUntilSyncedConfig, SyncSource } from './holdUntilSynced.js';
-export { objectRef } from './objectRef.js';
-export type { ObjectRef, TypedObjectRef } from './objectRef.js';
+export { objectRef } from '../store/objectRef.js';
+export type { ObjectRef, TypedObjectRef } from '../store/objectRef.js';
 export { terminal } from './terminal.js';
 
 /* The work queue and event filters (also in the main entry) */
@@ -36,14 +36,14 @@ export type { Predicate } from './predicates.js';
 export type { ReconcileMetrics, ReconcileResultLabel } from '../metrics/reconcileMetrics.js';
 
 /* Ownership */
-export { byControllerOwner, controllerOf, controllerReference, ownedBy, ownerReferencesOf, setControllerReference } from './ownerReferences.js';
-export type { OwnerMatch, OwnerReference } from './ownerReferences.js';
+export { byControllerOwner, controllerOf, controllerReference, ownedBy, ownerReferencesOf, setControllerReference } from '../store/ownerReferences.js';
+export type { OwnerMatch, OwnerReference } from '../store/ownerReferences.js';
 
 /* Writes */
-export { resourceClient } from './writes/resourceClient.js';
-export type { ApplyOptions, DeleteOptions, EditOptions, PatchOptions, RequestOptions, ResourceClient, ResourceClientConfig, WriteOptions } from './writes/resourceClient.js';
-export { editPatch } from './writes/editPatch.js';
-export type { EditPatch, EditPatchConfig, JsonPatchOperation } from './writes/editPatch.js';
+export { resourceClient } from '../client/resourceClient.js';
+export type { ApplyOptions, DeleteOptions, EditOptions, PatchOptions, RequestOptions, ResourceClient, ResourceClientConfig, WriteOptions } from '../client/resourceClient.js';
+export { editPatch } from '../client/editPatch.js';
+export type { EditPatch, EditPatchConfig, JsonPatchOperation } from '../client/editPatch.js';
 export { createOrUpdate } from './writes/createOrUpdate.js';
 export type { CreateOrUpdateConfig, CreateOrUpdateResult } from './writes/createOrUpdate.js';
 export { finalizer } from './writes/finalizer.js';
@@ -58,24 +58,24 @@ export { informersReady } from './informersReady.js';
 export type { ReadinessSource } from './informersReady.js';
 
 /* More than one replica: leader election and sharding over coordination.k8s.io Leases */
-export { leaderElection } from './leaderElection/leaderElection.js';
-export type { LeaderElection } from './leaderElection/leaderElection.js';
-export type { LeaderElectionConfig } from './leaderElection/leaderElectionConfig.js';
-export type { Leadership } from './leaderElection/electionState.js';
-export { whileLeading } from './leaderElection/whileLeading.js';
-export { leaseClient } from './leaderElection/leaseClient.js';
-export type { LeaseClient } from './leaderElection/leaseClient.js';
-export type { Lease, LeaseRef, LeaseSpec } from './leaderElection/lease.js';
-export { sharded } from './sharding/sharded.js';
-export type { Shard } from './sharding/shard.js';
-export { sharder } from './sharding/sharder.js';
-export type { ShardingConfig, ShardingEvent, ShardedResource } from './sharding/shardingConfig.js';
-export { hashRing } from './sharding/hashRing.js';
-export type { HashRing, HashRingConfig } from './sharding/hashRing.js';
-export { liveMembers } from './sharding/liveMembers.js';
-export type { LiveMembersConfig } from './sharding/liveMembers.js';
-export { shardLabels, ringLabel } from './sharding/shardLabels.js';
-export type { ShardLabels } from './sharding/shardLabels.js';
+export { leaderElection } from '../coordination/leaderElection.js';
+export type { LeaderElection } from '../coordination/leaderElection.js';
+export type { LeaderElectionConfig } from '../coordination/leaderElectionConfig.js';
+export type { Leadership } from '../coordination/electionState.js';
+export { whileLeading } from '../coordination/whileLeading.js';
+export { leaseClient } from '../coordination/leaseClient.js';
+export type { LeaseClient } from '../coordination/leaseClient.js';
+export type { Lease, LeaseRef, LeaseSpec } from '../coordination/lease.js';
+export { sharded } from '../sharding/sharded.js';
+export type { Shard } from '../sharding/shard.js';
+export { sharder } from '../sharding/sharder.js';
+export type { ShardingConfig, ShardingEvent, ShardedResource } from '../sharding/shardingConfig.js';
+export { hashRing } from '../sharding/hashRing.js';
+export type { HashRing, HashRingConfig } from '../sharding/hashRing.js';
+export { liveMembers } from '../sharding/liveMembers.js';
+export type { LiveMembersConfig } from '../sharding/liveMembers.js';
+export { shardLabels, ringLabel } from '../sharding/shardLabels.js';
+export type { ShardLabels } from '../sharding/shardLabels.js';
 
 /* Errors of the toolkit (the catalogue is src/errors.ts) */
 export { ControllerError } from '../errors.js';

@@ -1,7 +1,7 @@
 import { mergeMap, type OperatorFunction } from 'rxjs';
 import type { KubeObject } from '../store/kubeObject.js';
 import type { Snapshot } from '../store/snapshot.js';
-import { refOfCacheKey, type ObjectRef } from './objectRef.js';
+import { refOfCacheKey, type ObjectRef } from '../store/objectRef.js';
 
 /**
  * Turns every emission of a trigger into a ref for each object the informer holds at that moment

@@ -2,7 +2,7 @@ import type { Frozen } from '../store/frozen.js';
 import { defer, map, type ObservableInput, type OperatorFunction } from 'rxjs';
 import type { KubeObject } from '../store/kubeObject.js';
 import type { Snapshot } from '../store/snapshot.js';
-import { refCacheKey, refOfCacheKey, type ObjectRef } from './objectRef.js';
+import { refCacheKey, refOfCacheKey, type ObjectRef } from '../store/objectRef.js';
 import { reconcile, type ReconcileConfig, type ReconcileOutcome, type ReconcileResult } from './reconcile.js';
 
 /**

@@ -2,8 +2,8 @@ import { mergeMap, type OperatorFunction } from 'rxjs';
 import { isTombstone } from '../store/delta.js';
 import type { KubeObject } from '../store/kubeObject.js';
 import type { Notification } from '../store/notification.js';
-import type { ObjectRef } from './objectRef.js';
-import { ownerRefsOf, type OwnerMatch } from './ownerReferences.js';
+import type { ObjectRef } from '../store/objectRef.js';
+import { ownerRefsOf, type OwnerMatch } from '../store/ownerReferences.js';
 
 /** The owner kind {@link toOwnerRefs} maps to: its `apiVersion` (only the group is compared) and `kind`. */
 export interface OwnerType {

@@ -2,7 +2,7 @@ import type { Frozen } from '../store/frozen.js';
 import { mergeMap, type OperatorFunction } from 'rxjs';
 import { isTombstone } from '../store/delta.js';
 import type { Notification } from '../store/notification.js';
-import type { ObjectRef } from './objectRef.js';
+import type { ObjectRef } from '../store/objectRef.js';
 
 /**
  * Maps notifications of a related collection to refs of the objects to reconcile, through your

@@ -2,9 +2,9 @@
  * How an informer factory tells shared informers apart (internal): the keys a request is looked up
  * under, and the options a later request must agree with.
  */
-import type { ListWatchResource } from '../sources/listWatchResource.js';
-import { builtinPlurals } from '../sources/http/builtinPlurals.js';
-import { resolveStatically } from '../sources/http/resolveResource.js';
+import type { ListWatchResource } from '../client/listWatchResource.js';
+import { builtinPlurals } from '../client/builtinPlurals.js';
+import { resolveStatically } from '../client/resolveResource.js';
 
 /** The parts of a request's options that make it another collection, besides the resource. */
 export interface ScopeOptions {

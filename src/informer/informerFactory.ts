@@ -7,9 +7,9 @@ import { informer, type Informer, type InformerOptions, type WhenSyncedOptions }
 import { informerMetrics, type InformerMetrics, type ReconcileOutcomeReading } from '../metrics/informerMetrics.js';
 import type { LatencyObjective, LatencyObjectiveStatus } from '../metrics/latencyObjective.js';
 import { createHttpListerWatcher } from '../sources/http/httpListerWatcher.js';
-import { resourceName } from '../sources/http/resolveResource.js';
+import { resourceName } from '../client/resolveResource.js';
 import type { ListWatchConfig } from '../sources/listWatchConfig.js';
-import type { ListWatchResource } from '../sources/listWatchResource.js';
+import type { ListWatchResource } from '../client/listWatchResource.js';
 import { reflector } from '../sources/reflector/reflector.js';
 import type { KubeObject } from '../store/kubeObject.js';
 

@@ -1,6 +1,6 @@
 import { Gauge, type Registry } from 'prom-client';
 import { tap, type MonoTypeOperatorFunction } from 'rxjs';
-import type { Leadership } from '../controller/leaderElection/electionState.js';
+import type { Leadership } from '../coordination/electionState.js';
 
 /** Options of {@link leaderElectionMetrics}. */
 export interface LeaderElectionMetricsConfig {

@@ -3,7 +3,7 @@ import type { Observable } from 'rxjs';
 import type { KubeObject } from '../store/kubeObject.js';
 import { httpListerWatcher } from './http/httpListerWatcher.js';
 import type { ListWatchConfig } from './listWatchConfig.js';
-import type { ListWatchResource } from './listWatchResource.js';
+import type { ListWatchResource } from '../client/listWatchResource.js';
 import type { RawEvent } from './rawEvent.js';
 import { reflector } from './reflector/reflector.js';
 

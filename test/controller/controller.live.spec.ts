@@ -5,10 +5,10 @@
 import test from 'ava';
 import { Subject, type Subscription } from 'rxjs';
 import { controller } from '../../src/controller/controller.js';
-import { byControllerOwner, controllerOf } from '../../src/controller/ownerReferences.js';
+import { byControllerOwner, controllerOf } from '../../src/store/ownerReferences.js';
 import type { ControllerOutcome } from '../../src/controller/reconcileObjects.js';
 import { createOrUpdate } from '../../src/controller/writes/createOrUpdate.js';
-import { resourceClient } from '../../src/controller/writes/resourceClient.js';
+import { resourceClient } from '../../src/client/resourceClient.js';
 import { ControllerError, KubeApiError } from '../../src/errors.js';
 import { informerFactory } from '../../src/informer/informerFactory.js';
 import type { KubeObject } from '../../src/store/kubeObject.js';

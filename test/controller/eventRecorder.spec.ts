@@ -5,7 +5,7 @@
 import test from 'ava';
 import { VirtualTimeScheduler } from 'rxjs';
 import { eventRecorder, type EventToPublish } from '../../src/controller/eventRecorder.js';
-import { resourceClient } from '../../src/controller/writes/resourceClient.js';
+import { resourceClient } from '../../src/client/resourceClient.js';
 import { recordingClient } from './recordingClient.js';
 import { KubeApiError } from '../../src/errors.js';
 import type { KubeObject } from '../../src/store/kubeObject.js';

@@ -2,7 +2,7 @@
 import test from 'ava';
 import { map, NEVER, Subject, VirtualTimeScheduler, type Observable } from 'rxjs';
 import { holdUntilSynced } from '../../src/controller/holdUntilSynced.js';
-import type { ObjectRef } from '../../src/controller/objectRef.js';
+import type { ObjectRef } from '../../src/store/objectRef.js';
 import { NotSyncedError } from '../../src/errors.js';
 import { informer } from '../../src/informer/informer.js';
 import type { RawEvent } from '../../src/sources/rawEvent.js';

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { map, NEVER, timer } from 'rxjs';
-import type { ObjectRef } from '../../src/controller/objectRef.js';
+import type { ObjectRef } from '../../src/store/objectRef.js';
 import { reconcileObjects, type ControllerOutcome } from '../../src/controller/reconcileObjects.js';
 import { applyBatch } from '../../src/store/applyBatch.js';
 import type { KubeObject } from '../../src/store/kubeObject.js';

@@ -1,5 +1,5 @@
 /** A ResourceClient that records creates and patches (and can fail the next few); everything else rejects. */
-import type { ResourceClient } from '../../src/controller/writes/resourceClient.js';
+import type { ResourceClient } from '../../src/client/resourceClient.js';
 
 export interface RecordedCall {
   readonly verb: 'create' | 'patch';

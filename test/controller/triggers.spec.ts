@@ -1,7 +1,7 @@
 /** The controller's trigger operators on their own: toOwnerRefs, toRefs, reconcileAllOf. */
 import test from 'ava';
 import { map } from 'rxjs';
-import type { ObjectRef } from '../../src/controller/objectRef.js';
+import type { ObjectRef } from '../../src/store/objectRef.js';
 import { reconcileAllOf } from '../../src/controller/reconcileAllOf.js';
 import { toOwnerRefs } from '../../src/controller/toOwnerRefs.js';
 import { toRefs } from '../../src/controller/toRefs.js';

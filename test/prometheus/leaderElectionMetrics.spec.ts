@@ -1,7 +1,7 @@
 import test from 'ava';
 import { Registry } from 'prom-client';
 import { from } from 'rxjs';
-import type { Leadership } from '../../src/controller/leaderElection/electionState.js';
+import type { Leadership } from '../../src/coordination/electionState.js';
 import { leaderElectionMetrics } from '../../src/prometheus/leaderElectionMetrics.js';
 
 const value = async (registry: Registry, name: string): Promise<number | undefined> =>

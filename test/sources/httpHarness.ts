@@ -1,7 +1,7 @@
 import type { Subscription } from 'rxjs';
 import { listWatch } from '../../src/sources/listWatch.js';
 import type { ListWatchConfig } from '../../src/sources/listWatchConfig.js';
-import type { ListWatchResource } from '../../src/sources/listWatchResource.js';
+import type { ListWatchResource } from '../../src/client/listWatchResource.js';
 import type { ListWatchStatus } from '../../src/sources/reflector/listWatchStatus.js';
 import type { RawEvent } from '../../src/sources/rawEvent.js';
 import type { KubeObject } from '../../src/store/kubeObject.js';

@@ -1,7 +1,7 @@
 import type { Draft } from 'immer';
 import type { KubeObject } from '../../store/kubeObject.js';
-import { setControllerReference } from '../ownerReferences.js';
-import type { ResourceClient, WriteOptions } from './resourceClient.js';
+import { setControllerReference } from '../../store/ownerReferences.js';
+import type { ResourceClient, WriteOptions } from '../../client/resourceClient.js';
 
 /** What {@link createOrUpdate} did (controller-runtime's `OperationResult` of `CreateOrPatch`). */
 export type CreateOrUpdateResult = 'created' | 'updated' | 'updatedStatus' | 'updatedStatusOnly' | 'unchanged';

@@ -1,6 +1,6 @@
 import type { KubeObject } from '../../store/kubeObject.js';
-import type { JsonPatchOperation } from './editPatch.js';
-import type { RequestOptions, ResourceClient } from './resourceClient.js';
+import type { JsonPatchOperation } from '../../client/editPatch.js';
+import type { RequestOptions, ResourceClient } from '../../client/resourceClient.js';
 
 /** The two halves of a reconciler that owns a finalizer (kube-rs's `finalizer::Event`). */
 export interface FinalizerHandlers<T, R> {

@@ -1,17 +1,17 @@
 import type { IncomingMessage } from 'node:http';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { finalize, from, Observable, ReplaySubject, Subscription, switchMap, tap, type Subscriber } from 'rxjs';
-import { httpGet } from './httpGet.js';
+import { httpGet } from '../../client/httpGet.js';
 import { createLineReader } from './lineReader.js';
-import { defaultMaxBodyBytes, type BodyLimit } from './readJson.js';
+import { defaultMaxBodyBytes, type BodyLimit } from '../../client/readJson.js';
 import { readList } from './readList.js';
-import { checkKubeConfig, createRequestContext } from './requestContext.js';
-import { resolveByDiscovery, resolveStatically, type ResolvedResource } from './resolveResource.js';
+import { checkKubeConfig, createRequestContext } from '../../client/requestContext.js';
+import { resolveByDiscovery, resolveStatically, type ResolvedResource } from '../../client/resolveResource.js';
 import type { KubeObject } from '../../store/kubeObject.js';
 import { KubeApiError, malformedLineError, TransportError, type KubeStatus } from '../../errors.js';
 import type { ListerWatcher, ListRequest, ListResponse, WatchMessage, WatchRequest } from '../listerWatcher.js';
 import type { ListWatchConfig } from '../listWatchConfig.js';
-import type { ListWatchResource } from '../listWatchResource.js';
+import type { ListWatchResource } from '../../client/listWatchResource.js';
 import { wallClock } from '../wallClock.js';
 
 const acceptJson = 'application/json';

@@ -1,8 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import type { Subscriber } from 'rxjs';
 import { createListBodyParser } from './listBodyParser.js';
-import { bodyLimiter, defaultMaxBodyBytes, type BodyLimit } from './readJson.js';
-import { invalidBody, settleBody } from './settleBody.js';
+import { bodyLimiter, defaultMaxBodyBytes, type BodyLimit } from '../../client/readJson.js';
+import { invalidBody, settleBody } from '../../client/settleBody.js';
 
 /**
  * Reads a list response: parses it as it arrives ({@link createListBodyParser}: the head first,

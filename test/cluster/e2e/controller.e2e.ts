@@ -13,7 +13,7 @@ import { ControllerError, KubeApiError } from '../../../src/errors.js';
 import type { KubeObject } from '../../../src/store/kubeObject.js';
 import { createOrUpdate } from '../../../src/controller/writes/createOrUpdate.js';
 import { finalizer } from '../../../src/controller/writes/finalizer.js';
-import { resourceClient } from '../../../src/controller/writes/resourceClient.js';
+import { resourceClient } from '../../../src/client/resourceClient.js';
 import type { ControllerOutcome } from '../../../src/controller/reconcileObjects.js';
 import { configMapSetOperator, finalizerName, installCrd, type ConfigMapSet } from '../../../examples/configMapSet/configMapSet.js';
 import { api, freshNamespace, kubeConfig, pool, until } from './helpers.js';

@@ -20,7 +20,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, openSync, readSync, closeSync, writeFileSync, existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { resourceClient } from '../../../src/controller/writes/resourceClient.js';
+import { resourceClient } from '../../../src/client/resourceClient.js';
 import type { KubeObject } from '../../../src/store/kubeObject.js';
 import { api, configMapBody, freshNamespace, kubeConfig, pool } from './helpers.js';
 

@@ -1,6 +1,6 @@
 /** createOrUpdate() and the owner reference helpers, against the in-process API server. */
 import test from 'ava';
-import { byControllerOwner, controllerOf, controllerReference, ownedBy, ownerRefsOf, setControllerReference } from '../../../src/controller/ownerReferences.js';
+import { byControllerOwner, controllerOf, controllerReference, ownedBy, ownerRefsOf, setControllerReference } from '../../../src/store/ownerReferences.js';
 import { applyBatch } from '../../../src/store/applyBatch.js';
 import { emptySnapshot } from '../../../src/store/snapshot.js';
 import { createOrUpdate } from '../../../src/controller/writes/createOrUpdate.js';

@@ -4,7 +4,7 @@
  */
 import test from 'ava';
 import { finalizer } from '../../../src/controller/writes/finalizer.js';
-import { resourceClient } from '../../../src/controller/writes/resourceClient.js';
+import { resourceClient } from '../../../src/client/resourceClient.js';
 import { recordingClient, type RecordedCall } from '../recordingClient.js';
 import { ControllerError } from '../../../src/errors.js';
 import type { KubeObject } from '../../../src/store/kubeObject.js';

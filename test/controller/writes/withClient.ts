@@ -1,5 +1,5 @@
 /** A test API server serving a Widget CRD (with /status) and a resource client for it, closed after `run`. */
-import { resourceClient, type ResourceClient } from '../../../src/controller/writes/resourceClient.js';
+import { resourceClient, type ResourceClient } from '../../../src/client/resourceClient.js';
 import { createTestApiServer, type TestApiServer } from '../../../src/testServer/index.js';
 
 export const widgets = { group: 'demo.example.com', version: 'v1', plural: 'widgets', kind: 'Widget', namespaced: true, statusSubresource: true } as const;

@@ -1,0 +1,112 @@
+import { defer, EMPTY, finalize, Observable, of, repeat, takeWhile, tap } from 'rxjs';
+import { leaderElection } from '../coordination/leaderElection.js';
+import { whileLeading } from '../coordination/whileLeading.js';
+import { createShard, type Shard } from './shard.js';
+import { runSharder } from './sharder.js';
+import { ringLabel } from './shardLabels.js';
+import { resolveShardingConfig, type ResolvedShardingConfig, type ShardingConfig } from './shardingConfig.js';
+
+/**
+ * Runs one replica of a sharded controller: N replicas share the primary objects of one kind, each
+ * reconciling only its own, with no object reconciled by two replicas at once.
+ *
+ * <span class="informal">Every replica is a member of the ring while it holds its own Lease, and
+ * runs `work` for that term only; one replica at a time is also the sharder, which labels the
+ * objects with their owners.</span>
+ *
+ * ```text
+ * member Lease <ring>-<identity>  ── term 1 ─────────x   (lost: work stops)   term 2 (new identity) ──
+ * work(shard)                        ^ informers with shard.labelSelector, controller ─!   ^ ─────────
+ * sharder Lease <ring>-sharder    ── leading on one replica: sharder() ──────────────────────────────
+ * ```
+ *
+ * - **Membership**: each term has a fresh identity and its own Lease (labelled
+ *   `sharding.rx-informer.dev/ring=<ring>`), held with {@link leaderElection}. `work(shard)` is
+ *   subscribed when the term begins and unsubscribed the moment it ends — renewDeadline after the
+ *   last renewal that went through, whether or not the API server is reachable. A lost term is not
+ *   resumed: the replica joins again under a new identity, and its objects come back through the
+ *   ring.
+ * - **Memory**: build the term's informers with `shard.labelSelector`: the API server then sends a
+ *   replica only its own objects (and a DELETED when one leaves it). The sharder (one replica) adds a
+ *   metadata-only cache of every primary object.
+ * - **Handover** (no object reconciled twice at once): from a live owner, by the drain handshake —
+ *   the sharder sets the drain label, the owner's `shard.reconciler` lets the object go only after
+ *   its running reconcile of it has finished, and only then is the object labelled for its new
+ *   owner. From a dead owner, directly, once a fresh read shows its Lease unchanged for its whole
+ *   duration: by then the owner's term has ended (leaseDuration − renewDeadline earlier, 5 s by
+ *   default, with equal clock rates). Same limits as leader election: no fencing, a paused process
+ *   or a reconcile that ignores its `AbortSignal` can outlive its term.
+ * - **Stopping**: unsubscribe, or let `work` complete (a controller's graceful `shutdownOn`): then the
+ *   term ends, the member Lease is released (its objects move at once), then the sharder's.
+ *
+ * ## Example
+ * ```ts
+ * import { KubeConfig } from '@kubernetes/client-node';
+ * import { informer, listWatch, type KubeObject } from 'rx-informer';
+ * import { controller, sharded } from 'rx-informer/controller';
+ * declare function sync(object: KubeObject | undefined, signal: AbortSignal): Promise<void>; // assuming: your reconcile
+ *
+ * const kubeConfig = new KubeConfig();
+ * kubeConfig.loadFromDefault();
+ * sharded({ kubeConfig, ring: 'configmaps', namespace: 'demo', resource: { apiVersion: 'v1', kind: 'ConfigMap' } }, (shard) => {
+ *   // Per term, and stopped when the term ends (a factory's informers run until its dispose()).
+ *   const configMaps = informer(listWatch(kubeConfig, { apiVersion: 'v1', kind: 'ConfigMap' }, { labelSelector: shard.labelSelector }));
+ *   return controller(configMaps, { reconcile: shard.reconciler((cm, { signal }) => sync(cm, signal)) });
+ * }).subscribe();
+ * ```
+ *
+ * @param config the ring, where its Leases live, the primary resource, durations, events.
+ * @param work builds this replica's work for one term.
+ * @returns what `work` emits, term after term; completes when a term's `work` completes.
+ * @throws {TypeError} for a bad config (see {@link ShardingConfig}) or a `work` that is not a function.
+ * @see {@link sharder}, {@link hashRing}
+ */
+export function sharded<T>(config: ShardingConfig, work: (shard: Shard) => Observable<T>): Observable<T> {
+  const c = resolveShardingConfig(config);
+  if (typeof work !== 'function') throw new TypeError('[informer] sharded: work must be a function (shard) => Observable');
+  return new Observable<T>((subscriber) => {
+    const sharder = sharderWhileLeading(c).subscribe({ error: (error: unknown) => subscriber.error(error) });
+    const terms = memberTerms(c, work).subscribe(subscriber);
+    return () => {
+      terms.unsubscribe();
+      sharder.unsubscribe();
+    };
+  });
+}
+
+const timing = (c: ResolvedShardingConfig) => ({ leases: c.leases, leaseDurationMs: c.leaseDurationMs, renewDeadlineMs: c.renewDeadlineMs, retryPeriodMs: c.retryPeriodMs, scheduler: c.scheduler, ...(c.onError ? { onError: c.onError } : {}) });
+
+/** The sharder, on whichever replica holds `<ring>-sharder`. */
+function sharderWhileLeading(c: ResolvedShardingConfig): Observable<never> {
+  return defer(() => {
+    const election = leaderElection({ ...timing(c), lease: { namespace: c.namespace, name: `${c.ring}-sharder` }, releaseOnCancel: true });
+    return runSharder(c).pipe(
+      whileLeading(election.pipe(tap((leadership) => c.onEvent({ type: 'sharder', leadership })))),
+      tap((event) => c.onEvent(event)),
+    ) as Observable<never>;
+  });
+}
+
+/** Membership terms one after another, each with a fresh identity, `work` running for its duration. */
+function memberTerms<T>(c: ResolvedShardingConfig, work: (shard: Shard) => Observable<T>): Observable<T> {
+  let workCompleted = false;
+  return defer(() => {
+    const identity = c.newIdentity();
+    const election = leaderElection({ ...timing(c), lease: c.memberLease(identity), identity, labels: { [ringLabel]: c.ring }, releaseOnCancel: true });
+    let led = false;
+    // One term: up to and including the first `following` after leading.
+    const term$ = election.pipe(
+      takeWhile((leadership) => {
+        if (leadership.state === 'following') return !led;
+        if (!led) c.onEvent({ type: 'joined', identity });
+        led = true;
+        return true;
+      }, true),
+      finalize(() => led && c.onEvent({ type: 'left', identity })),
+    );
+    return defer(() => work(createShard(c, identity))).pipe(
+      tap({ complete: () => (workCompleted = true) }),
+      whileLeading(term$),
+    );
+  }).pipe(repeat({ delay: () => (workCompleted ? EMPTY : of(0)) }));
+}

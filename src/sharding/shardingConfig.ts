@@ -1,0 +1,132 @@
+import type { KubeConfig } from '@kubernetes/client-node';
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { SchedulerLike } from 'rxjs';
+import type { KubeObject } from '../store/kubeObject.js';
+import { groupOf } from '../store/objectRef.js';
+import type { Leadership } from '../coordination/electionState.js';
+import { resolveElectionConfig } from '../coordination/leaderElectionConfig.js';
+import { leaseClient, type LeaseClient } from '../coordination/leaseClient.js';
+import { monotonicScheduler } from '../coordination/monotonicScheduler.js';
+import { resourceClient, type ResourceClient } from '../client/resourceClient.js';
+import { shardLabels, type ShardLabels } from './shardLabels.js';
+
+/** The primary objects of a sharded controller: a kind, in one namespace or in all. */
+export interface ShardedResource {
+  readonly apiVersion: string;
+  readonly kind: string;
+  /** Absent: all namespaces (or a cluster-scoped kind). */
+  readonly namespace?: string;
+}
+
+/** What happened in a ring, as {@link ShardingConfig.onEvent} hears it. */
+export type ShardingEvent =
+  /** This replica's campaign for the sharder's Lease. */
+  | { readonly type: 'sharder'; readonly leadership: Leadership }
+  /** This replica's membership: a term began (`joined`) or ended (`left`) under `identity`. */
+  | { readonly type: 'joined' | 'left'; readonly identity: string }
+  /** The sharder's view of the live members changed. */
+  | { readonly type: 'members'; readonly members: readonly string[] }
+  /** The sharder labelled an object: a first owner (`assigned`), away from a dead owner (`moved`), or asked a live owner to let go (`draining`). */
+  | { readonly type: 'assigned' | 'moved' | 'draining'; readonly key: string; readonly from?: string; readonly to: string }
+  /** This replica, as owner `identity`, let go of a drained object. */
+  | { readonly type: 'released'; readonly key: string; readonly identity: string };
+
+/** Options of {@link sharded} and {@link sharder}. */
+export interface ShardingConfig {
+  /** Credentials for the informers the sharder runs. */
+  readonly kubeConfig: KubeConfig;
+  /** The ring's name (a DNS label of ≤ 50 characters): part of the label keys and of the Lease names. */
+  readonly ring: string;
+  /** Where the member Leases and the sharder's Lease live. */
+  readonly namespace: string;
+  /** The primary objects that are sharded. */
+  readonly resource: ShardedResource;
+  /** What is hashed onto the ring for an object. Default `<group>/<kind>/<namespace>/<name>`; hash a controller owner reference instead to keep children with their owner. */
+  readonly shardKey?: (object: KubeObject) => string;
+  /** Ring points per member (see {@link hashRing}). Default 2 000. */
+  readonly virtualNodes?: number;
+  /** Membership and sharder Leases: as {@link leaderElection}'s. Defaults 15 000 / 10 000 / 2 000. */
+  readonly leaseDurationMs?: number;
+  readonly renewDeadlineMs?: number;
+  readonly retryPeriodMs?: number;
+  /** Label writes the sharder has in flight at once. Default 8. */
+  readonly sharderConcurrency?: number;
+  /** Start of every membership identity (a random suffix follows). Default: the host name, made a DNS label. */
+  readonly identityPrefix?: string;
+  /** Writes labels. Default `resourceClient(kubeConfig)`. */
+  readonly client?: ResourceClient;
+  /** Reads and writes Leases. Default `leaseClient(client)`. */
+  readonly leases?: LeaseClient;
+  /** Clock and timers of the elections and the sharder. Default: monotonic. */
+  readonly scheduler?: SchedulerLike;
+  /** Hears what happens: terms, the sharder's view and moves, releases. */
+  readonly onEvent?: (event: ShardingEvent) => void;
+  /** Failed requests of the elections and the sharder (all retried). */
+  readonly onError?: (error: unknown) => void;
+}
+
+/** @internal The config with defaults filled in and checked. */
+export interface ResolvedShardingConfig extends Required<Omit<ShardingConfig, 'onEvent' | 'onError' | 'identityPrefix'>> {
+  readonly labels: ShardLabels;
+  readonly identityPrefix: string;
+  readonly onEvent: (event: ShardingEvent) => void;
+  readonly onError: ((error: unknown) => void) | undefined;
+  /** A fresh identity for one membership term. */
+  newIdentity(): string;
+  /** The member Lease of `identity`. */
+  memberLease(identity: string): { readonly namespace: string; readonly name: string };
+}
+
+const dnsLabel = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+
+/**
+ * @internal Checks the config at call time.
+ *
+ * @throws {TypeError} naming what is wrong.
+ */
+export function resolveShardingConfig(config: ShardingConfig): ResolvedShardingConfig {
+  const fail = (message: string): never => {
+    throw new TypeError(`[informer] sharding: ${message}`);
+  };
+  if (config === null || typeof config !== 'object') fail('config must be an object');
+  const labels = shardLabels(config.ring);
+  const { namespace, resource, virtualNodes = 2_000, sharderConcurrency = 8, leaseDurationMs = 15_000, renewDeadlineMs = 10_000, retryPeriodMs = 2_000 } = config;
+  if (typeof namespace !== 'string' || !dnsLabel.test(namespace)) fail(`namespace must be a namespace name, got ${JSON.stringify(namespace)}`);
+  if (resource === null || typeof resource !== 'object' || typeof resource.apiVersion !== 'string' || resource.apiVersion === '' || typeof resource.kind !== 'string' || resource.kind === '') {
+    fail('resource must be { apiVersion, kind, namespace? }');
+  }
+  if (!Number.isInteger(sharderConcurrency) || sharderConcurrency < 1) fail(`sharderConcurrency must be an integer >= 1, got ${String(sharderConcurrency)}`);
+  if (!Number.isInteger(virtualNodes) || virtualNodes < 1) fail(`virtualNodes must be an integer >= 1, got ${String(virtualNodes)}`);
+  if (config.shardKey !== undefined && typeof config.shardKey !== 'function') fail('shardKey must be a function');
+  const identityPrefix = config.identityPrefix ?? (hostname().toLowerCase().replace(/[^a-z0-9-]+/g, '-').slice(0, 40).replace(/^-+|-+$/g, '') || 'replica');
+  if (typeof identityPrefix !== 'string' || identityPrefix.length > 40 || !dnsLabel.test(identityPrefix)) fail(`identityPrefix must be a DNS label of at most 40 characters, got ${JSON.stringify(identityPrefix)}`);
+  const client = config.client ?? resourceClient(config.kubeConfig);
+  const leases = config.leases ?? leaseClient(client);
+  const scheduler = config.scheduler ?? monotonicScheduler;
+  // The elections check their durations when a term starts; check them now, at the call.
+  resolveElectionConfig({ leases, lease: { namespace, name: config.ring }, identity: 'check', leaseDurationMs, renewDeadlineMs, retryPeriodMs });
+  const group = groupOf(resource.apiVersion);
+  const onEvent = config.onEvent ?? (() => undefined);
+  return {
+    kubeConfig: config.kubeConfig,
+    ring: config.ring,
+    namespace,
+    resource: { apiVersion: resource.apiVersion, kind: resource.kind, ...(resource.namespace ? { namespace: resource.namespace } : {}) },
+    shardKey: config.shardKey ?? ((object) => `${group}/${resource.kind}/${object.metadata?.namespace ?? ''}/${object.metadata?.name ?? ''}`),
+    virtualNodes,
+    leaseDurationMs,
+    renewDeadlineMs,
+    retryPeriodMs,
+    sharderConcurrency,
+    identityPrefix,
+    client,
+    leases,
+    scheduler,
+    labels,
+    onEvent,
+    onError: config.onError,
+    newIdentity: () => `${identityPrefix}-${randomBytes(4).toString('hex')}`,
+    memberLease: (identity) => ({ namespace, name: `${config.ring}-${identity}` }),
+  };
+}

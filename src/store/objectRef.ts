@@ -1,0 +1,58 @@
+import type { KubeObject } from './kubeObject.js';
+import { objectKey } from './keyFunc.js';
+
+/**
+ * Names an object: its namespace and name, and its kind where several kinds flow (kube-rs's
+ * `ObjectRef`, controller-runtime's `Request` plus the kind). The controller's keys are these, not
+ * bare strings.
+ */
+export interface ObjectRef {
+  readonly name: string;
+  /** Absent for cluster-scoped objects. */
+  readonly namespace?: string | undefined;
+  /** Set when the kind matters: writes, and refs mapped from an `ownerReference`. */
+  readonly kind?: string | undefined;
+  /** `group/version` (or `v1`), with `kind`. */
+  readonly apiVersion?: string | undefined;
+}
+
+/** An {@link ObjectRef} that says what kind of object it is: what a write or a get needs. */
+export interface TypedObjectRef extends ObjectRef {
+  readonly kind: string;
+  readonly apiVersion: string;
+}
+
+/**
+ * The {@link ObjectRef} of an object: namespace and name, plus kind and apiVersion when it has them.
+ *
+ * @throws {TypeError} when the object has no `metadata.name`.
+ */
+export function objectRef(object: KubeObject): ObjectRef {
+  const name = object?.metadata?.name;
+  if (typeof name !== 'string' || name === '') throw new TypeError('[informer] objectRef: the object has no metadata.name');
+  const namespace = object.metadata?.namespace;
+  return {
+    name,
+    ...(namespace ? { namespace } : {}),
+    ...(object.kind ? { kind: object.kind } : {}),
+    ...(object.apiVersion ? { apiVersion: object.apiVersion } : {}),
+  };
+}
+
+/** @internal The cache key (`namespace/name` or `name`) an {@link ObjectRef} names. */
+export function refCacheKey(ref: ObjectRef): string {
+  return objectKey(ref.namespace, ref.name);
+}
+
+/** @internal `ns/name`, or `name` for a cluster-scoped object, as a {@link ObjectRef}. */
+export function refOfCacheKey(key: string): ObjectRef {
+  const slash = key.indexOf('/');
+  return slash < 0 ? { name: key } : { namespace: key.slice(0, slash), name: key.slice(slash + 1) };
+}
+
+/** @internal The group of an `apiVersion` (`apps/v1` → `apps`, `v1` → `""`). */
+export function groupOf(apiVersion: string | undefined): string {
+  if (apiVersion === undefined) return '';
+  const slash = apiVersion.indexOf('/');
+  return slash < 0 ? '' : apiVersion.slice(0, slash);
+}
