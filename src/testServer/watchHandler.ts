@@ -16,6 +16,10 @@ import { watchStart } from './watchStart.js';
  * compacted resourceVersion. Selectors filter, turning updates that enter or leave the selection
  * into ADDED / DELETED like the real server.
  *
+ * Where the watch starts is {@link watchStart} and how it writes objects {@link watchEncoding};
+ * what stays here is one watch's own state (its writer, timers, listener, `finished`) and the few
+ * lines each part of it needs, which is why the function stays over 80 lines.
+ *
  * @internal
  */
 export function serveWatch(
