@@ -147,8 +147,8 @@ export interface ResolvedReflectorConfig<T> {
 
 /**
  * The R10 backoff defaults, written once: 800 ms doubling to 30 s, jitter 1 (delays in
- * `[base, 2·base)`), reset after 120 s of no backoff. The CLI's retries and any other backoff in
- * the package start from these.
+ * `[base, 2·base)`), reset after 120 s of no backoff. Another retry that wants the reflector's
+ * backoff imports these rather than copying the numbers.
  */
 export const defaultBackoff = { initialDelay: 800, maxDelay: 30_000, factor: 2, jitter: 1, resetAfter: 120_000 } as const;
 
