@@ -3,6 +3,7 @@ import { kubeConfigTransport } from '../../client/kubeConfigTransport.js';
 import type { ListWatchResource } from '../../client/listWatchResource.js';
 import type { KubeObject } from '../../store/kubeObject.js';
 import type { ListerWatcher } from '../listerWatcher.js';
+import type { ListWatchConfig } from '../listWatchConfig.js';
 import { transportListerWatcher, type CollectionHooks, type TransportListerWatcherConfig } from './transportListerWatcher.js';
 
 export type { CollectionHooks } from './transportListerWatcher.js';
@@ -22,7 +23,11 @@ export type { CollectionHooks } from './transportListerWatcher.js';
  * @param config Selectors, `metadataOnly`, `maxLineBytes`, `maxListBytes`.
  * @see {@link listWatch}, which runs {@link reflector} over this.
  */
-export function httpListerWatcher<T = KubeObject>(kubeConfig: KubeConfig, resource: ListWatchResource, config: TransportListerWatcherConfig<T> = {}): ListerWatcher<T> {
+export function httpListerWatcher<T = KubeObject>(
+  kubeConfig: KubeConfig,
+  resource: ListWatchResource,
+  config: Pick<ListWatchConfig<T>, 'labelSelector' | 'fieldSelector' | 'metadataOnly' | 'maxLineBytes' | 'maxListBytes' | 'scheduler'> = {},
+): ListerWatcher<T> {
   return createHttpListerWatcher(kubeConfig, resource, config, {});
 }
 
