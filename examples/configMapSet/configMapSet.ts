@@ -75,6 +75,8 @@ export interface OperatorOptions {
   readonly log?: (line: string) => void;
   /** How often a set is looked at again when nothing changed (default 5 min). */
   readonly resyncMs?: number;
+  /** Called when a run of a set starts and when it ends (a soak checks no set is run twice at once). */
+  readonly onRun?: (phase: 'start' | 'end', key: string, set: ConfigMapSet | undefined) => void;
 }
 
 /**
@@ -82,7 +84,7 @@ export interface OperatorOptions {
  * probes), unsubscribing stops it; `shutdownOn` stops it gracefully.
  */
 export function configMapSetOperator(options: OperatorOptions): Observable<ControllerOutcome> {
-  const { kubeConfig, namespace, instance, shutdownOn, concurrency = 4, probes, onProbes, log = () => undefined, resyncMs = 300_000 } = options;
+  const { kubeConfig, namespace, instance, shutdownOn, concurrency = 4, probes, onProbes, log = () => undefined, resyncMs = 300_000, onRun } = options;
   return defer(() => {
     const factory = informerFactory(kubeConfig, { transform: stripManagedFields });
     const scope = namespace ? { namespace } : {};
@@ -137,7 +139,15 @@ export function configMapSetOperator(options: OperatorOptions): Observable<Contr
       // Not on our own status writes: the spec (generation), the finalizers, the deletion.
       filter: predicateFilter(predicates.combine(predicates.generation, predicates.finalizers, (set: ConfigMapSet) => String(set.metadata?.deletionTimestamp ?? ''))),
       concurrency,
-      reconcile: (set, { signal }) => (set === undefined ? undefined : finalizer(client, finalizerName, set, { apply, cleanup }, { signal })),
+      reconcile: async (set, { signal, ref }) => {
+        const key = `${ref.namespace}/${ref.name}`;
+        onRun?.('start', key, set);
+        try {
+          return set === undefined ? undefined : await finalizer(client, finalizerName, set, { apply, cleanup }, { signal });
+        } finally {
+          onRun?.('end', key, set);
+        }
+      },
       ...(shutdownOn ? { shutdownOn } : {}),
     });
     const probes$ = probes ? serveHealthProbes({ ...probes, readiness: { informers: informersReady([sets, configMaps]) } }).pipe(tap((server) => onProbes?.(server))) : EMPTY;
