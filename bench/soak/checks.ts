@@ -48,23 +48,41 @@ export function overlappingRuns(lines: readonly LogLine[], deaths: ReadonlyMap<s
 }
 
 export interface CleanupCount {
-  /** Guarded deletions whose cleanup ran once, not at all, or more than once. */
+  /** Guarded deletions whose cleanup ran once. */
   readonly once: number;
+  /** Guarded deletions whose cleanup never ran. */
   readonly missing: readonly string[];
-  readonly repeated: readonly string[];
+  /** Cleanups run again by the same replica within one term of leadership: a defect. */
+  readonly repeatedInTerm: readonly string[];
+  /**
+   * Cleanups run again in a later term or by another replica: the term that ran it ended before
+   * the finalizer's removal was written (killed, cut off, or its lease lost), so the next leader
+   * had to run it again — a finalizer's cleanup is at least once across processes, as in
+   * Kubernetes.
+   */
+  readonly repeatedAfterHandover: readonly string[];
   /** Cleanups of sets the writer never deleted. */
   readonly unexpected: readonly string[];
 }
 
+/** Counts cleanups per guarded deletion, telling a repeat within one term from one after a handover. */
 export function cleanupCounts(lines: readonly LogLine[]): CleanupCount {
   const deleted = new Set(lines.filter((l) => l.event === 'setDeleted').map((l) => String(l.key)));
   const unsure = new Set(lines.filter((l) => l.event === 'setDeleteUnsure').map((l) => String(l.key)));
-  const cleaned = new Map<string, number>();
-  for (const line of lines) if (line.event === 'cleanup') cleaned.set(String(line.key), (cleaned.get(String(line.key)) ?? 0) + 1);
+  const terms = new Map<string, number>(); // replica → terms begun so far
+  const cleaned = new Map<string, string[]>(); // key → the term of each cleanup
+  for (const line of lines) {
+    if (line.event === 'leadership' && line['state'] === 'leading') terms.set(line.replica, (terms.get(line.replica) ?? 0) + 1);
+    if (line.event !== 'cleanup') continue;
+    const key = String(line.key);
+    cleaned.set(key, [...(cleaned.get(key) ?? []), `${line.replica}#${terms.get(line.replica) ?? 0}`]);
+  }
+  const repeated = [...cleaned].filter(([, inTerms]) => inTerms.length > 1);
   return {
-    once: [...deleted].filter((key) => cleaned.get(key) === 1).length,
+    once: [...deleted].filter((key) => cleaned.get(key)?.length === 1).length,
     missing: [...deleted].filter((key) => !cleaned.has(key)),
-    repeated: [...cleaned].filter(([, count]) => count > 1).map(([key]) => key),
+    repeatedInTerm: repeated.filter(([, inTerms]) => new Set(inTerms).size < inTerms.length).map(([key]) => key),
+    repeatedAfterHandover: repeated.filter(([, inTerms]) => new Set(inTerms).size === inTerms.length).map(([key]) => key),
     unexpected: [...cleaned.keys()].filter((key) => !deleted.has(key) && !unsure.has(key)),
   };
 }

@@ -8,8 +8,8 @@
  * On SIGTERM it stops (the operator, then the election, releasing the lease), waits for its
  * handles to close, logs what is still open (`leaks`) and exits.
  *
- * Environment: SOAK_KUBECONFIG, SOAK_LOG, SOAK_NAME, SOAK_NAMESPACE, SOAK_LEASE_MS, SOAK_RENEW_MS,
- * SOAK_RETRY_MS.
+ * Environment: SOAK_KUBECONFIG, SOAK_LOG, SOAK_NAME, SOAK_NAMESPACE, and optionally the lease timing
+ * SOAK_LEASE_MS, SOAK_RENEW_MS, SOAK_RETRY_MS (all three).
  */
 import { KubeConfig } from '@kubernetes/client-node';
 import { appendFileSync } from 'node:fs';
@@ -30,9 +30,8 @@ const election = leaderElection({
   leases: leaseClient(leaseRequests),
   lease: { namespace, name: 'soak-operator' },
   identity: name,
-  leaseDurationMs: Number(process.env.SOAK_LEASE_MS ?? 6_000),
-  renewDeadlineMs: Number(process.env.SOAK_RENEW_MS ?? 4_000),
-  retryPeriodMs: Number(process.env.SOAK_RETRY_MS ?? 1_000),
+  // client-go's timings (15 s / 10 s / 2 s) unless the soak is told otherwise.
+  ...(process.env.SOAK_LEASE_MS ? { leaseDurationMs: Number(process.env.SOAK_LEASE_MS), renewDeadlineMs: Number(process.env.SOAK_RENEW_MS), retryPeriodMs: Number(process.env.SOAK_RETRY_MS) } : {}),
   releaseOnCancel: true,
   onError: (error) => log({ event: 'electionError', message: String(error) }),
 }).pipe(share());

@@ -238,7 +238,7 @@ const results = {
   divergences: caches.divergences,
   childMismatches: children_.mismatches,
   overlaps: overlaps.length,
-  cleanups: { guardedDeletions: cleanups.once + cleanups.missing.length, once: cleanups.once, missing: cleanups.missing, repeated: cleanups.repeated, unexpected: cleanups.unexpected },
+  cleanups: { guardedDeletions: cleanups.once + cleanups.missing.length + cleanups.repeatedInTerm.length + cleanups.repeatedAfterHandover.length, ...cleanups },
   heap: { flat: flatness.flat, worstDrift: flatness.worst, windowsMiB: flatness.windows.map((b) => +(b / 2 ** 20).toFixed(1)) },
   leaks,
   faultLog: faults.map((f) => ({ kind: f.kind, at: f.at - soakStart, what: f.what, recoveryMs: f.recoveryMs ?? null })),
@@ -252,12 +252,12 @@ const failures = [
   caches.divergences !== 0 && `${caches.divergences} cache divergences`,
   children_.mismatches !== 0 && `${children_.mismatches} sets with children unlike their spec`,
   overlaps.length !== 0 && `${overlaps.length} overlapping runs (${overlaps.slice(0, 3).map((o) => `${o.key}: ${o.a}/${o.b}`).join(', ')})`,
-  cleanups.missing.length + cleanups.repeated.length + cleanups.unexpected.length !== 0 && `cleanups: ${cleanups.missing.length} missing, ${cleanups.repeated.length} repeated, ${cleanups.unexpected.length} unexpected`,
+  cleanups.missing.length + cleanups.repeatedInTerm.length + cleanups.unexpected.length !== 0 && `cleanups: ${cleanups.missing.length} missing, ${cleanups.repeatedInTerm.length} repeated within a term, ${cleanups.unexpected.length} unexpected`,
   !flatness.flat && `informers' heap drifted ${(flatness.worst * 100).toFixed(1)} % between checkpoints`,
   leaks.some((l) => l.open.length > 0) && `handles left open: ${JSON.stringify(leaks.filter((l) => l.open.length > 0))}`,
   leaks.length < 2 && `only ${leaks.length} processes reported their handles at the end`,
   faults.some((f) => f.recoveryMs === undefined) && `${faults.filter((f) => f.recoveryMs === undefined).length} faults without recovery within 120 s`,
 ].filter((f): f is string => typeof f === 'string');
 console.log(JSON.stringify({ ...results, faultLog: undefined, memory: undefined }, null, 1));
-say(failures.length === 0 ? `PASS: ${faults.length} faults, 0 divergences, 0 overlapping runs, ${cleanups.once} cleanups each once, heap flat (±${(flatness.worst * 100).toFixed(1)} %); results in ${out}` : `FAIL: ${failures.join('; ')}`);
+say(failures.length === 0 ? `PASS: ${faults.length} faults, 0 divergences, 0 overlapping runs, ${cleanups.once} cleanups once and ${cleanups.repeatedAfterHandover.length} again after a handover, heap flat (±${(flatness.worst * 100).toFixed(1)} %); results in ${out}` : `FAIL: ${failures.join('; ')}`);
 process.exit(failures.length === 0 ? 0 : 1);

@@ -24,17 +24,23 @@ test('overlappingRuns: runs of one key by two replicas at once, not one after th
   t.is(overlappingRuns(lines, new Map(), 100).length, 2, 'without its death, r1 runs c until the end and overlaps r3');
 });
 
-test('cleanupCounts: each guarded deletion cleaned once; missing, repeated and unexpected cleanups found', (t) => {
+test('cleanupCounts: each guarded deletion cleaned once; missing, repeated within a term, after a handover, and unexpected cleanups found', (t) => {
   const lines = [
+    line(0, 'r1', 'leadership', { state: 'leading' }),
     line(0, 'writer', 'setDeleted', { key: 'soak/set-1' }),
     line(0, 'writer', 'setDeleted', { key: 'soak/set-2' }),
     line(0, 'writer', 'setDeleted', { key: 'soak/set-3' }),
+    line(0, 'writer', 'setDeleted', { key: 'soak/set-4' }),
     line(1, 'r1', 'cleanup', { key: 'soak/set-1' }),
     line(2, 'r1', 'cleanup', { key: 'soak/set-2' }),
-    line(3, 'r2', 'cleanup', { key: 'soak/set-2' }),
-    line(4, 'r2', 'cleanup', { key: 'soak/set-9' }),
+    line(3, 'r1', 'cleanup', { key: 'soak/set-2' }), // the same term: a defect
+    line(4, 'r1', 'cleanup', { key: 'soak/set-4' }),
+    line(5, 'r1', 'leadership', { state: 'following' }),
+    line(6, 'r1', 'leadership', { state: 'leading' }),
+    line(7, 'r1', 'cleanup', { key: 'soak/set-4' }), // the next term: at least once
+    line(8, 'r2', 'cleanup', { key: 'soak/set-9' }),
   ];
-  t.deepEqual(cleanupCounts(lines), { once: 1, missing: ['soak/set-3'], repeated: ['soak/set-2'], unexpected: ['soak/set-9'] });
+  t.deepEqual(cleanupCounts(lines), { once: 1, missing: ['soak/set-3'], repeatedInTerm: ['soak/set-2'], repeatedAfterHandover: ['soak/set-4'], unexpected: ['soak/set-9'] });
 });
 
 test('heapFlatness: window medians within ±10 % of the first after warm-up', (t) => {
