@@ -25,6 +25,7 @@ import {
   serveHealthProbes,
   terminal,
   type ControllerOutcome,
+  type FinalizerContext,
   type HealthProbeServer,
   type ResourceClient,
 } from 'rx-informer/controller';
@@ -75,6 +76,8 @@ export interface OperatorOptions {
   readonly log?: (line: string) => void;
   /** How often a set is looked at again when nothing changed (default 5 min). */
   readonly resyncMs?: number;
+  /** Called when a run of a set starts and when it ends (a soak checks no set is run twice at once). */
+  readonly onRun?: (phase: 'start' | 'end', key: string, set: ConfigMapSet | undefined) => void;
 }
 
 /**
@@ -82,7 +85,7 @@ export interface OperatorOptions {
  * probes), unsubscribing stops it; `shutdownOn` stops it gracefully.
  */
 export function configMapSetOperator(options: OperatorOptions): Observable<ControllerOutcome> {
-  const { kubeConfig, namespace, instance, shutdownOn, concurrency = 4, probes, onProbes, log = () => undefined, resyncMs = 300_000 } = options;
+  const { kubeConfig, namespace, instance, shutdownOn, concurrency = 4, probes, onProbes, log = () => undefined, resyncMs = 300_000, onRun } = options;
   return defer(() => {
     const factory = informerFactory(kubeConfig, { transform: stripManagedFields });
     const scope = namespace ? { namespace } : {};
@@ -91,14 +94,14 @@ export function configMapSetOperator(options: OperatorOptions): Observable<Contr
     const client = resourceClient(kubeConfig, { fieldManager });
     const recorder = eventRecorder(client, { controller: reportingController, ...(instance ? { instance } : {}) });
 
-    const apply = async (set: ConfigMapSet): Promise<{ readonly requeueAfterMs?: number }> => {
+    const apply = async (set: ConfigMapSet, { signal }: FinalizerContext): Promise<{ readonly requeueAfterMs?: number }> => {
       const setNamespace = set.metadata!.namespace!;
       const wanted = Object.entries(set.spec?.configMaps ?? {});
       const invalid = wanted.map(([key]) => key).filter((key) => !/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(key) || `${set.metadata!.name}-${key}`.length > 253);
       if (invalid.length > 0) {
         const message = `spec.configMaps keys must be DNS labels: ${invalid.join(', ')}`;
         await recorder.publish({ type: 'Warning', reason: 'InvalidSpec', action: 'Reconcile', note: message, regarding: set });
-        await writeStatus(client, set, { status: 'False', reason: 'InvalidSpec', message }, ownedBy(configMaps.snapshot, set, 'owner').length);
+        await writeStatus(client, set, { status: 'False', reason: 'InvalidSpec', message }, ownedBy(configMaps.snapshot, set, 'owner').length, signal);
         throw terminal(new Error(message));
       }
       const names = new Set<string>();
@@ -106,7 +109,7 @@ export function configMapSetOperator(options: OperatorOptions): Observable<Contr
         const name = `${set.metadata!.name}-${key}`;
         names.add(name);
         const desired: ConfigMap = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: setNamespace, labels: { [setLabel]: set.metadata!.name! } }, data: { ...data } };
-        const { result } = await createOrUpdate(client, configMaps.snapshot.get(setNamespace, name), desired, { owner: set });
+        const { result } = await createOrUpdate(client, configMaps.snapshot.get(setNamespace, name), desired, { owner: set, signal });
         if (result === 'unchanged') continue;
         const reason = result === 'created' ? 'Created' : 'Updated';
         log(`${reason.toLowerCase()} ConfigMap ${setNamespace}/${name}`);
@@ -114,17 +117,17 @@ export function configMapSetOperator(options: OperatorOptions): Observable<Contr
       }
       for (const child of ownedBy(configMaps.snapshot, set, 'owner')) {
         if (names.has(child.metadata!.name!)) continue;
-        await client.delete(child, { preconditions: { uid: child.metadata!.uid! } });
+        await client.delete(child, { preconditions: { uid: child.metadata!.uid! }, signal });
         log(`deleted ConfigMap ${setNamespace}/${child.metadata!.name}`);
         await recorder.publish({ type: 'Normal', reason: 'Deleted', action: 'DeleteConfigMap', note: `deleted ConfigMap ${child.metadata!.name}`, regarding: set, related: child });
       }
-      await writeStatus(client, set, { status: 'True', reason: 'Reconciled', message: `${names.size} ConfigMaps as specified` }, names.size);
+      await writeStatus(client, set, { status: 'True', reason: 'Reconciled', message: `${names.size} ConfigMaps as specified` }, names.size, signal);
       return { requeueAfterMs: resyncMs };
     };
 
-    const cleanup = async (set: ConfigMapSet): Promise<{ readonly requeueAfterMs?: number }> => {
+    const cleanup = async (set: ConfigMapSet, { signal }: FinalizerContext): Promise<{ readonly requeueAfterMs?: number }> => {
       for (const child of ownedBy(configMaps.snapshot, set, 'owner')) {
-        await client.delete(child, { preconditions: { uid: child.metadata!.uid! } });
+        await client.delete(child, { preconditions: { uid: child.metadata!.uid! }, signal });
         log(`deleted ConfigMap ${child.metadata!.namespace}/${child.metadata!.name}`);
       }
       await recorder.publish({ type: 'Normal', reason: 'CleanedUp', action: 'Finalize', note: 'deleted the ConfigMaps of the set', regarding: set });
@@ -137,7 +140,15 @@ export function configMapSetOperator(options: OperatorOptions): Observable<Contr
       // Not on our own status writes: the spec (generation), the finalizers, the deletion.
       filter: predicateFilter(predicates.combine(predicates.generation, predicates.finalizers, (set: ConfigMapSet) => String(set.metadata?.deletionTimestamp ?? ''))),
       concurrency,
-      reconcile: (set, { signal }) => (set === undefined ? undefined : finalizer(client, finalizerName, set, { apply, cleanup }, { signal })),
+      reconcile: async (set, { signal, ref }) => {
+        const key = `${ref.namespace}/${ref.name}`;
+        onRun?.('start', key, set);
+        try {
+          return set === undefined ? undefined : await finalizer(client, finalizerName, set, { apply, cleanup }, { signal });
+        } finally {
+          onRun?.('end', key, set);
+        }
+      },
       ...(shutdownOn ? { shutdownOn } : {}),
     });
     const probes$ = probes ? serveHealthProbes({ ...probes, readiness: { informers: informersReady([sets, configMaps]) } }).pipe(tap((server) => onProbes?.(server))) : EMPTY;
@@ -156,7 +167,7 @@ export function configMapSetOperator(options: OperatorOptions): Observable<Contr
 }
 
 /** Writes observedGeneration, the ConfigMap count and the Ready condition, when they differ. */
-async function writeStatus(client: ResourceClient, set: ConfigMapSet, ready: Omit<ConfigMapSetCondition, 'type'>, count: number): Promise<void> {
+async function writeStatus(client: ResourceClient, set: ConfigMapSet, ready: Omit<ConfigMapSetCondition, 'type'>, count: number, signal?: AbortSignal): Promise<void> {
   const generation = set.metadata?.generation;
   await client.edit(
     set,
@@ -171,7 +182,7 @@ async function writeStatus(client: ResourceClient, set: ConfigMapSet, ready: Omi
       else if (current.status !== ready.status) Object.assign(current, next, { lastTransitionTime: new Date().toISOString().replace(/\.\d+Z$/, 'Z') });
       else Object.assign(current, next);
     },
-    { subresource: 'status' },
+    { subresource: 'status', ...(signal ? { signal } : {}) },
   );
 }
 

@@ -47,7 +47,7 @@ export type { EditPatch, EditPatchConfig, JsonPatchOperation } from '../client/e
 export { createOrUpdate } from './writes/createOrUpdate.js';
 export type { CreateOrUpdateConfig, CreateOrUpdateResult } from './writes/createOrUpdate.js';
 export { finalizer } from './writes/finalizer.js';
-export type { FinalizerHandlers } from './writes/finalizer.js';
+export type { FinalizerContext, FinalizerHandlers } from './writes/finalizer.js';
 
 /* Events and probes */
 export { eventRecorder } from './eventRecorder.js';

@@ -2,16 +2,25 @@ import type { KubeObject } from '../../store/kubeObject.js';
 import type { JsonPatchOperation } from '../../client/editPatch.js';
 import type { RequestOptions, ResourceClient } from '../../client/resourceClient.js';
 
+/**
+ * What a finalizer's handler is given besides the object: the run's abort signal, to pass to its
+ * own requests so they stop when the run is stopped (the controller shuts down, or its leader lost
+ * the lease: `whileLeading`).
+ */
+export interface FinalizerContext {
+  readonly signal?: AbortSignal;
+}
+
 /** The two halves of a reconciler that owns a finalizer (kube-rs's `finalizer::Event`). */
 export interface FinalizerHandlers<T, R> {
   /** The object is live and carries the finalizer: make the world look like it says. */
-  readonly apply: (object: T) => R | Promise<R>;
+  readonly apply: (object: T, context: FinalizerContext) => R | Promise<R>;
   /**
    * The object is being deleted and still carries the finalizer: undo what `apply` did outside
    * the object (children the garbage collector would not reach, external state). Must be safe to
    * run again, and to run when `apply` never ran. The finalizer is removed only after it succeeds.
    */
-  readonly cleanup: (object: T) => R | Promise<R>;
+  readonly cleanup: (object: T, context: FinalizerContext) => R | Promise<R>;
 }
 
 /**
@@ -36,20 +45,24 @@ export interface FinalizerHandlers<T, R> {
  * import type { KubeObject } from 'rx-informer';
  *
  * declare const client: ResourceClient; // assuming: resourceClient(kubeConfig)
- * declare function ensureChildren(set: KubeObject): Promise<void>; // assuming: your writes
- * declare function deleteChildren(set: KubeObject): Promise<void>;
- * const reconcileSet: Reconciler<KubeObject> = (set) =>
- *   set && finalizer(client, 'demo.rx-informer.dev/cleanup', set, {
- *     apply: (live) => ensureChildren(live),
- *     cleanup: (doomed) => deleteChildren(doomed),
- *   });
+ * declare function ensureChildren(set: KubeObject, signal?: AbortSignal): Promise<void>; // assuming: your writes
+ * declare function deleteChildren(set: KubeObject, signal?: AbortSignal): Promise<void>;
+ * const reconcileSet: Reconciler<KubeObject> = (set, { signal }) =>
+ *   set &&
+ *   finalizer(
+ *     client,
+ *     'demo.rx-informer.dev/cleanup',
+ *     set,
+ *     { apply: (live, run) => ensureChildren(live, run.signal), cleanup: (doomed, run) => deleteChildren(doomed, run.signal) },
+ *     { signal },
+ *   );
  * ```
  *
  * @param client writes the finalizer patches.
  * @param name the finalizer, a qualified name such as `example.com/cleanup`.
  * @param object the object as cached.
  * @param handlers `apply` and `cleanup`.
- * @param options an abort signal for the patches.
+ * @param options an abort signal for the patches, handed to `apply` and `cleanup` too.
  * @returns what `apply` or `cleanup` returned, or `{}` when the step was the finalizer itself.
  */
 export async function finalizer<T extends KubeObject, R>(
@@ -65,9 +78,10 @@ export async function finalizer<T extends KubeObject, R>(
   const index = finalizers?.indexOf(name) ?? -1;
   const deleting = object.metadata?.deletionTimestamp !== undefined && object.metadata.deletionTimestamp !== null;
   const target = { apiVersion: object.apiVersion ?? '', kind: object.kind ?? '', name: object.metadata?.name ?? '', ...(object.metadata?.namespace ? { namespace: object.metadata.namespace } : {}) };
-  if (index >= 0 && !deleting) return handlers.apply(object);
+  const context: FinalizerContext = options.signal ? { signal: options.signal } : {};
+  if (index >= 0 && !deleting) return handlers.apply(object, context);
   if (index >= 0) {
-    const outcome = await handlers.cleanup(object);
+    const outcome = await handlers.cleanup(object, context);
     const path = `/metadata/finalizers/${index}`;
     const remove: JsonPatchOperation[] = [
       { op: 'test', path, value: name },

@@ -107,3 +107,13 @@ test('against the API server: add, apply, delete, cleanup, gone; a stale list is
     await server.close();
   }
 });
+
+test('apply and cleanup get the abort signal of the run, so their own writes stop when the run is stopped (a leader that lost its lease)', async (t) => {
+  const { client } = recordingClient();
+  const abort = new AbortController();
+  const seen: Array<AbortSignal | undefined> = [];
+  const watching = { apply: (_: KubeObject, context?: { signal?: AbortSignal }) => (seen.push(context?.signal), {}), cleanup: (_: KubeObject, context?: { signal?: AbortSignal }) => (seen.push(context?.signal), {}) };
+  await finalizer(client, name, object({ finalizers: [name] }), watching, { signal: abort.signal });
+  await finalizer(client, name, object({ finalizers: [name], deletionTimestamp: '2026-01-01T00:00:00Z' }), watching, { signal: abort.signal });
+  t.deepEqual(seen, [abort.signal, abort.signal]);
+});

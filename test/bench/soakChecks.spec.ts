@@ -1,0 +1,76 @@
+/** The soak's end checks (bench/soak) on made-up logs: each can find what it looks for. */
+import test from 'ava';
+import { cleanupCounts, heapFlatness, overlappingRuns, spread } from '../../bench/soak/checks.js';
+import type { LogLine } from '../../bench/soak/logs.js';
+import { compareCaches, specMismatches, type ListedObject } from '../../bench/soak/truth.js';
+
+const line = (at: number, replica: string, event: string, fields: Record<string, unknown> = {}): LogLine => ({ at, replica, event, ...fields });
+
+test('overlappingRuns: runs of one key by two replicas at once, not one after the other', (t) => {
+  const lines = [
+    line(0, 'r1', 'start', { key: 'soak/a' }),
+    line(10, 'r1', 'end', { key: 'soak/a' }),
+    line(10, 'r2', 'start', { key: 'soak/a' }), // right after: fine
+    line(20, 'r2', 'end', { key: 'soak/a' }),
+    line(30, 'r1', 'start', { key: 'soak/b' }),
+    line(35, 'r2', 'start', { key: 'soak/b' }), // while r1 runs b
+    line(40, 'r1', 'end', { key: 'soak/b' }),
+    line(45, 'r2', 'end', { key: 'soak/b' }),
+    line(50, 'r1', 'start', { key: 'soak/c' }), // r1 killed mid-run at 60
+    line(70, 'r3', 'start', { key: 'soak/c' }),
+    line(80, 'r3', 'end', { key: 'soak/c' }),
+  ];
+  t.deepEqual(overlappingRuns(lines, new Map([['r1', 60]]), 100), [{ key: 'soak/b', a: 'r1', b: 'r2', at: 35 }]);
+  t.is(overlappingRuns(lines, new Map(), 100).length, 2, 'without its death, r1 runs c until the end and overlaps r3');
+});
+
+test('cleanupCounts: each guarded deletion cleaned once; missing, repeated within a term, after a handover, and unexpected cleanups found', (t) => {
+  const lines = [
+    line(0, 'r1', 'leadership', { state: 'leading' }),
+    line(0, 'writer', 'setDeleted', { key: 'soak/set-1' }),
+    line(0, 'writer', 'setDeleted', { key: 'soak/set-2' }),
+    line(0, 'writer', 'setDeleted', { key: 'soak/set-3' }),
+    line(0, 'writer', 'setDeleted', { key: 'soak/set-4' }),
+    line(1, 'r1', 'cleanup', { key: 'soak/set-1' }),
+    line(2, 'r1', 'cleanup', { key: 'soak/set-2' }),
+    line(3, 'r1', 'cleanup', { key: 'soak/set-2' }), // the same term: a defect
+    line(4, 'r1', 'cleanup', { key: 'soak/set-4' }),
+    line(5, 'r1', 'leadership', { state: 'following' }),
+    line(6, 'r1', 'leadership', { state: 'leading' }),
+    line(7, 'r1', 'cleanup', { key: 'soak/set-4' }), // the next term: at least once
+    line(8, 'r2', 'cleanup', { key: 'soak/set-9' }),
+  ];
+  t.deepEqual(cleanupCounts(lines), { once: 1, missing: ['soak/set-3'], repeatedInTerm: ['soak/set-2'], repeatedAfterHandover: ['soak/set-4'], unexpected: ['soak/set-9'] });
+});
+
+test('heapFlatness: window medians within ±10 % of the first after warm-up', (t) => {
+  const flat = [100, 104, 98, 101, 107, 99].map((mib, i) => ({ at: 60_000 + i * 10_000, heapUsed: mib * 2 ** 20 }));
+  t.true(heapFlatness(flat, 60_000, 20_000).flat);
+  const growing = [100, 102, 110, 115, 120, 125].map((mib, i) => ({ at: 60_000 + i * 10_000, heapUsed: mib * 2 ** 20 }));
+  const result = heapFlatness(growing, 60_000, 20_000);
+  t.false(result.flat);
+  t.is(result.windows.length, 3);
+  t.false(heapFlatness([], 0, 10_000).flat, 'no samples is no evidence');
+});
+
+test('spread: p50 and max', (t) => {
+  t.deepEqual(spread([5, 1, 3, 9]), { n: 4, p50: 3, max: 9 });
+});
+
+const cm = (name: string, rv: string, extra: Partial<ListedObject['metadata']> = {}, data?: Record<string, string>): ListedObject => ({ metadata: { name, namespace: 'soak', uid: `u-${name}`, resourceVersion: rv, ...extra }, ...(data ? { data } : {}) });
+
+test('compareCaches: a missing, a stale and a left-over object, and an index count that differs', (t) => {
+  const listed = [cm('a', '1', { labels: { 'soak/group': 'g1' } }), cm('b', '5', { labels: { 'soak/group': 'g1' } })];
+  const same = compareCaches({ configmaps: { 'soak/a': '1', 'soak/b': '5' }, sets: {}, groups: { g1: 2 } }, listed, []);
+  t.is(same.divergences, 0);
+  const wrong = compareCaches({ configmaps: { 'soak/b': '4', 'soak/z': '2' }, sets: {}, groups: { g1: 1 } }, listed, []);
+  t.deepEqual(wrong.details, ['ConfigMap soak/a: cache missing, server 1', 'ConfigMap soak/b: cache 4, server 5', 'ConfigMap soak/z: cached, deleted on the server', 'index group=g1: 1 keys, server 2']);
+});
+
+test('specMismatches: children as the spec says, owned by the set, at its generation', (t) => {
+  const set = (name: string, generation: number, observed: number, configMaps: Record<string, Record<string, string>>): ListedObject => ({ metadata: { name, namespace: 'soak', uid: `u-${name}`, resourceVersion: '1', generation }, spec: { configMaps }, status: { observedGeneration: observed } });
+  const child = (name: string, owner: string, data: Record<string, string>): ListedObject => cm(name, '1', { ownerReferences: [{ uid: `u-${owner}`, controller: true }] }, data);
+  const sets = [set('s1', 2, 2, { k0: { v: '1' } }), set('s2', 3, 2, {}), set('s3', 1, 1, { k0: { v: '1' } })];
+  const children = [child('s1-k0', 's1', { v: '1' }), child('s3-k0', 's3', { v: '2' }), child('s3-k9', 's3', {})];
+  t.deepEqual(specMismatches(sets, children).details, ['s2: observedGeneration 2 of 3', 's3: 1 children unlike the spec, 1 extra']);
+});
