@@ -10,6 +10,7 @@ import { collectionId, createObjectStore, type Collection } from './objectStore.
 import { logEntryFor, type MutableRequestLogEntry, type RequestLogEntry } from './requestLogEntry.js';
 import { createRefusableListener } from './refusableListener.js';
 import { customResourceDefinitionOf } from './customResourceDefinition.js';
+import { followCustomResourceDefinitions } from './crdLifecycle.js';
 import { builtinResources, customResourceDefinitions, isCustomResource, type ResourceType } from './resourceType.js';
 import type { OpenWatch, ServerContext } from './serverContext.js';
 import type { JsonObject } from './storedObject.js';
@@ -31,7 +32,9 @@ const noop = (): void => undefined;
  * excepted); a DELETE of an object with finalizers sets `deletionTimestamp` (which writes then
  * keep, and which forbids new finalizers) and removing the last one deletes it; there is no
  * garbage collector; there is no admission, defaulting or validation beyond names and
- * resourceVersions.
+ * resourceVersions. A CustomResourceDefinition created through the API serves its resource (in one
+ * version); deleting one deletes its objects, ends its watches and stops serving it, as the real
+ * server does (see `crdLifecycle.ts`).
  *
  * ## Example
  * ```ts
@@ -61,8 +64,11 @@ export async function createTestApiServer(config: TestApiServerConfig = {}): Pro
     const crd = customResourceDefinitionOf(resource);
     createObject(store, { collection: crds, namespace: undefined, name: crd.metadata!.name, subresource: undefined }, crd);
   };
-  for (const resource of config.resources ?? []) addResource(resource);
   const openWatches = new Set<OpenWatch>();
+  followCustomResourceDefinitions(store, crds, (id) => {
+    for (const watch of [...openWatches]) if (watch.collection === id) watch.close();
+  });
+  for (const resource of config.resources ?? []) addResource(resource);
   let splitBytes: number | undefined;
   const requestWaiters = new Set<() => void>();
   const notify = (): void => {

@@ -74,6 +74,8 @@ export async function handleRequest(ctx: ServerContext, faults: FaultState, entr
       return sendOpenApi(res, req.headers.accept);
     case 'notFound':
       return sendStatus(res, pathNotFound());
+    case 'pageNotFound':
+      return sendJson(res, 404, '404 page not found\n', 'text/plain; charset=utf-8');
     case 'methodNotAllowed':
       return sendStatus(res, kubeStatus(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource', {}));
     case 'resource':
@@ -103,7 +105,11 @@ function routeOf(ctx: ServerContext, method: string, url: URL, host: string): Ro
     if (segments.length === 1) return discovery(groupList(collections));
     if (a !== undefined && segments.length === 2) return discovery(apiGroup(collections, a));
     if (a !== undefined && b !== undefined && segments.length === 3) return discovery(resourceList(collections, a, b));
-    if (a !== undefined && b !== undefined) return routeResource(ctx.store, method, segments.slice(3), a, b, url.searchParams);
+    if (a !== undefined && b !== undefined) {
+      // A group version nothing serves (a CRD's, once deleted) is not the API's: the mux answers.
+      if (!collections.some((c) => c.resource.group === a && c.resource.version === b)) return { kind: 'pageNotFound' };
+      return routeResource(ctx.store, method, segments.slice(3), a, b, url.searchParams);
+    }
   }
   return { kind: 'notFound' };
 }
