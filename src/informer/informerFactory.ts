@@ -1,12 +1,15 @@
 import type { KubeConfig } from '@kubernetes/client-node';
-import { tap, type Observable, type Subscription } from 'rxjs';
+import { defer, finalize, tap, type Observable, type Subscription } from 'rxjs';
 import { conflictingOptions, factoryKeys, knownKind, type CollectionKind } from './factoryIdentity.js';
 
 export type { CollectionKind } from './factoryIdentity.js';
 import { informer, type Informer, type InformerOptions, type WhenSyncedOptions } from './informer.js';
 import { informerMetrics, type InformerMetrics, type ReconcileOutcomeReading } from '../metrics/informerMetrics.js';
 import type { LatencyObjective, LatencyObjectiveStatus } from '../metrics/latencyObjective.js';
-import { createHttpListerWatcher } from '../sources/http/httpListerWatcher.js';
+import { createHttpListerWatcher, type CollectionHooks } from '../sources/http/httpListerWatcher.js';
+import { crdGated } from '../sources/crd/crdGated.js';
+import type { RawEvent } from '../sources/rawEvent.js';
+import { crdTargetOf, crdWatch, type CrdWatch } from './crdWatch.js';
 import { resourceName } from '../client/resolveResource.js';
 import type { ListWatchConfig } from '../sources/listWatchConfig.js';
 import type { ListWatchResource } from '../client/listWatchResource.js';
@@ -24,6 +27,14 @@ export interface SharedInformerOptions<T extends KubeObject> extends Omit<Inform
    * `rx-informer/prometheus`.
    */
   readonly objective?: LatencyObjective;
+  /**
+   * How long the factory keeps the informer: `'factory'` (default) connects it until `dispose()`, as
+   * client-go's factory does; `'held'` lets it run only while something holds it (`connect()`, a
+   * handler, a subscriber, a controller) and, `graceMs` after the last holder lets go, stops it and
+   * forgets it: its requests, timers and cache are gone, `informers` no longer lists it, and the
+   * next request for it makes a new one. For services that watch resources chosen at run time.
+   */
+  readonly lifetime?: 'factory' | 'held';
 }
 
 /** Defaults applied to every informer of a factory (per-informer options override them). */
@@ -119,28 +130,74 @@ export function informerFactory(kubeConfig: KubeConfig, defaults: InformerFactor
     readonly shared: SharedInformer<KubeObject>;
     /** The factory defaults with the first request: what later requests must agree with. */
     readonly options: object;
+    /** Every key it is known under. */
+    readonly keys: Set<string>;
   }
   const byKey = new Map<string, Made>(); // every name of a collection → its informer
   const made: Made[] = [];
   const running: Subscription[] = [];
   // A name learned later (by discovery, or from a list) for a collection that has an informer already.
   const alias = (key: string, entry: Made): void => {
-    if (!abort.signal.aborted && !byKey.has(key)) byKey.set(key, entry);
+    if (abort.signal.aborted || byKey.has(key)) return;
+    byKey.set(key, entry);
+    entry.keys.add(key);
   };
+  // A 'held' informer that stopped: nobody holds it, so the factory lets it go (its next request makes a new one).
+  const forget = (entry: Made): void => {
+    const at = made.indexOf(entry);
+    if (at >= 0) made.splice(at, 1);
+    for (const key of entry.keys) if (byKey.get(key) === entry) byKey.delete(key);
+  };
+  // …and one started again by a holder that kept it is shared again, under the names still free.
+  const remember = (entry: Made): void => {
+    if (abort.signal.aborted || made.includes(entry)) return;
+    made.push(entry);
+    for (const key of entry.keys) if (!byKey.has(key)) byKey.set(key, entry);
+  };
+  let crds: CrdWatch | undefined;
+  const crdWatchOf = (): CrdWatch =>
+    (crds ??= crdWatch(kubeConfig, {
+      signal: abort.signal,
+      ...(defaults.scheduler ? { scheduler: defaults.scheduler } : {}),
+      ...(defaults.backoff ? { backoff: defaults.backoff } : {}),
+    }));
 
   const create = <T extends KubeObject>(resource: ListWatchResource, options: SharedInformerOptions<T>, scope: string): Made => {
     const metrics = informerMetrics({ ...(options.scheduler ? { scheduler: options.scheduler } : {}), ...(options.objective ? { objective: options.objective } : {}) });
     const name = describeInformer(resource, options);
     const config = { ...options, signal: abort.signal, onStatus: metrics.onStatus };
     let kind = knownKind(resource);
-    const listerWatcher = createHttpListerWatcher<T>(kubeConfig, resource, config, {
+    const hooks: CollectionHooks = {
       onResolved: ({ group, version, plural }) => alias(keys.collection(group, version, plural, scope), entry),
       onKind: (apiVersion, named) => {
         kind ??= { apiVersion, kind: named };
         alias(keys.kind(apiVersion, named, scope), entry);
       },
-    });
-    const source = reflector(listerWatcher, config).pipe(tap({ next: (event) => metrics.onEvent(event), finalize: () => metrics.onStop() }));
+    };
+    // Built now, so that bad options throw at this call.
+    const asAsked = reflector(createHttpListerWatcher<T>(kubeConfig, resource, config, hooks), config);
+    // A custom resource follows its CRD (one watch of CRDs for the factory): no request while the
+    // CRD does not serve it, a fresh List+Watch under the CRD's plural as soon as it does. Unless a
+    // 404 was asked to be fatal (fatalErrors 'permanent'): then a missing CRD fails it, as it asked.
+    const crd = options.fatalErrors === 'permanent' ? undefined : crdTargetOf(resource);
+    const open = (plural: string | undefined): Observable<RawEvent<T>> => {
+      if (plural === undefined || crd === undefined) return asAsked;
+      hooks.onResolved?.({ group: crd.group, version: crd.version, plural });
+      const named = { group: crd.group, version: crd.version, plural, ...(resource.namespace ? { namespace: resource.namespace } : {}) };
+      return reflector(createHttpListerWatcher<T>(kubeConfig, named, config, hooks), config);
+    };
+    const raw = crd === undefined ? asAsked : crdGated(crdWatchOf().inputs(crd), crd, open);
+    const held = options.lifetime === 'held';
+    const source = defer(() => {
+      if (held) remember(entry);
+      return raw;
+    }).pipe(
+      tap({ next: (event) => metrics.onEvent(event) }),
+      finalize(() => {
+        metrics.onStop();
+        if (held) forget(entry);
+      }),
+    );
     const inner = informer<T>(source, { ...options, name, onUpdate: (update) => metrics.onUpdate(update) });
     const shared: SharedInformer<T> = {
       updates$: inner.updates$,
@@ -164,10 +221,11 @@ export function informerFactory(kubeConfig: KubeConfig, defaults: InformerFactor
       objective$: metrics.objective$,
       onReconcile: (outcome) => metrics.onReconcile(outcome),
     };
-    const entry: Made = { shared: shared as unknown as SharedInformer<KubeObject>, options };
+    const entry: Made = { shared: shared as unknown as SharedInformer<KubeObject>, options, keys: new Set() };
     // Started now and kept running until dispose(), as SharedInformerFactory.Start does. A source
     // that fails for good is not restarted: it is reported (FAILED on status$, whenSynced rejects).
-    running.push(inner.connect());
+    // A 'held' informer runs only while something holds it, and is forgotten when it stops.
+    if (!held) running.push(inner.connect());
     return entry;
   };
 
@@ -189,7 +247,7 @@ export function informerFactory(kubeConfig: KubeConfig, defaults: InformerFactor
         return shared as unknown as SharedInformer<T>;
       }
       const entry = create(resource, merged, scope);
-      byKey.set(key, entry);
+      alias(key, entry);
       made.push(entry);
       return entry.shared as unknown as SharedInformer<T>;
     },
