@@ -70,6 +70,14 @@ export interface SharedInformer<T extends KubeObject> extends Informer<T> {
   readonly onReconcile: (outcome: ReconcileOutcomeReading) => void;
 }
 
+/** What {@link InformerFactory.metrics} reads: the sums over the factory's informers. */
+export interface FactoryMetrics {
+  readonly informers: number;
+  readonly objects: number;
+  /** The sum of each informer's `metrics().estimatedBytes`. */
+  readonly estimatedBytes: number;
+}
+
 /**
  * Shares informers across a program, like client-go's SharedInformerFactory: one List+Watch per
  * (collection, namespace, label selector, field selector, transform, metadata-only), started when
@@ -89,8 +97,10 @@ export interface InformerFactory {
    * (`resyncMs`, `pageSize`, `streamingList`, `backoff`, …), naming the option.
    */
   informer<T extends KubeObject = KubeObject>(resource: ListWatchResource, options?: SharedInformerOptions<T>): SharedInformer<T>;
-  /** Every informer made so far. */
+  /** Every informer made so far (a `'held'` one until it is released). */
   readonly informers: readonly SharedInformer<KubeObject>[];
+  /** The memory of all its informers together: how many, their cached objects and the estimate of the bytes those hold. */
+  metrics(): FactoryMetrics;
   /**
    * Resolves when every informer made so far has applied its first list. Rejects with the
    * {@link NotSyncedError} of the first informer that cannot sync — its source failed (a missing
@@ -253,6 +263,16 @@ export function informerFactory(kubeConfig: KubeConfig, defaults: InformerFactor
     },
     get informers() {
       return made.map((entry) => entry.shared);
+    },
+    metrics() {
+      let objects = 0;
+      let estimatedBytes = 0;
+      for (const { shared } of made) {
+        const read = shared.metrics();
+        objects += read.objects;
+        estimatedBytes += read.estimatedBytes;
+      }
+      return { informers: made.length, objects, estimatedBytes };
     },
     async whenAllSynced(options = {}) {
       await Promise.all(made.map((entry) => entry.shared.whenSynced(options)));

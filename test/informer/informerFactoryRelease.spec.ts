@@ -65,3 +65,23 @@ test("lifetime 'held' keeps an informer during its grace period: a holder back i
     await server.close();
   }
 });
+
+test('factory.metrics(): the informers, their objects and estimated bytes together, each informer its own in metrics()', async (t) => {
+  const server = await createTestApiServer();
+  const factory = informerFactory(server.kubeConfig);
+  try {
+    for (let i = 0; i < 3; i++) server.create('configmaps', { metadata: { name: `cm-${i}`, namespace: 'demo' }, data: { value: 'x'.repeat(100) } });
+    const configMaps = factory.informer({ version: 'v1', plural: 'configmaps' });
+    const pods = factory.informer({ version: 'v1', plural: 'pods' });
+    await factory.whenAllSynced({ timeoutMs: 60_000 });
+    const total = factory.metrics();
+    t.is(total.informers, 2);
+    t.is(total.objects, 3);
+    t.true(configMaps.metrics().estimatedBytes > 3 * 100, 'at least the data it holds');
+    t.is(pods.metrics().estimatedBytes, 0);
+    t.is(total.estimatedBytes, configMaps.metrics().estimatedBytes);
+  } finally {
+    factory.dispose();
+    await server.close();
+  }
+});

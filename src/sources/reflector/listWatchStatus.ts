@@ -102,7 +102,7 @@ export interface FailedStatus {
  */
 export type CrdStatus = CrdMissingStatus | CrdEstablishedStatus | CrdRemovedStatus | CrdVersionNotServedStatus;
 
-/** What every {@link CrdStatus} names. */
+/** What every {@link CrdStatus} names. @inline */
 export interface CrdStatusBase {
   /** The CRD's name, `<plural>.<group>` (for a resource asked for by kind before its CRD exists, `<Kind> in <group>`). */
   readonly crd: string;
