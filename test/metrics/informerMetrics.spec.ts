@@ -97,8 +97,9 @@ test('estimatedBytes: each cached object estimated once as it arrives, taken bac
 });
 
 test('estimateHeapBytes: costs objects, arrays, strings and numbers as 64-bit V8 lays them out', (t) => {
-  t.is(estimateHeapBytes({ metadata: { name: 'a' }, data: { k: 'vvvv' } }), 24 + 16 + (24 + 8 + 24) + (24 + 8 + 24));
-  t.is(estimateHeapBytes(['x', 1, 1.5, null, true]), 48 + 5 * 8 + 24 + 0 + 16);
-  t.is(estimateHeapBytes('é'.repeat(8)), 16 + 8, 'Latin-1: one byte a character');
-  t.is(estimateHeapBytes('€'.repeat(8)), 16 + 16, 'beyond: two');
+  t.is(estimateHeapBytes({ metadata: { name: 'a' }, data: { k: 'value-of-k' } }), 24 + 16 + (24 + 8) + (24 + 8 + 32));
+  t.is(estimateHeapBytes(['x', 1, 1.5, null, true]), 48 + 5 * 8 + 16, 'a short string is internalized, a small integer is in the slot');
+  t.is(estimateHeapBytes({ a: {} }), 24 + 8, 'an empty {} is the one the cache shares');
+  t.is(estimateHeapBytes('é'.repeat(16)), 16 + 16, 'Latin-1: one byte a character');
+  t.is(estimateHeapBytes('€'.repeat(16)), 16 + 32, 'beyond: two');
 });
