@@ -9,20 +9,12 @@
 import { filter, firstValueFrom } from 'rxjs';
 import { informerFactory } from '../src/informer/informerFactory.js';
 import { createTestApiServer } from '../src/testServer/index.js';
+import { customResourceDefinitionOf } from '../src/testServer/customResourceDefinition.js';
 
 const crds = 'customresourcedefinitions.apiextensions.k8s.io';
 const rounds = Number(process.env.BENCH_ROUNDS ?? 10);
-const crd = {
-  apiVersion: 'apiextensions.k8s.io/v1',
-  kind: 'CustomResourceDefinition',
-  metadata: { name: 'gadgets.example.com' },
-  spec: {
-    group: 'example.com',
-    scope: 'Namespaced',
-    names: { plural: 'gadgets', singular: 'gadget', kind: 'Gadget', listKind: 'GadgetList' },
-    versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
-  },
-};
+// The CRD as a user writes one: the test server's own, without the status the API server sets.
+const { status: _status, ...crd } = customResourceDefinitionOf({ group: 'example.com', version: 'v1', plural: 'gadgets', kind: 'Gadget', namespaced: true });
 
 const server = await createTestApiServer();
 const factory = informerFactory(server.kubeConfig);
