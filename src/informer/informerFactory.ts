@@ -11,6 +11,7 @@ import { crdGated } from '../sources/crd/crdGated.js';
 import type { RawEvent } from '../sources/rawEvent.js';
 import { crdTargetOf, crdWatch, type CrdWatch } from './crdWatch.js';
 import { resourceName } from '../client/resolveResource.js';
+import { optionChecks } from '../options/optionChecks.js';
 import type { ListWatchConfig } from '../sources/listWatchConfig.js';
 import type { ListWatchResource } from '../client/listWatchResource.js';
 import { reflector } from '../sources/reflector/reflector.js';
@@ -243,6 +244,7 @@ export function informerFactory(kubeConfig: KubeConfig, defaults: InformerFactor
     informer<T extends KubeObject = KubeObject>(resource: ListWatchResource, options: SharedInformerOptions<T> = {}): SharedInformer<T> {
       if (abort.signal.aborted) throw new TypeError('[informer] informerFactory: used after dispose()');
       const merged = { ...defaults, ...options } as SharedInformerOptions<T>;
+      optionChecks('informerFactory', merged).oneOf('lifetime', merged.lifetime, ['factory', 'held']);
       const scope = keys.scope(resource, merged);
       const key = keys.request(resource, scope);
       const existing = byKey.get(key);

@@ -85,3 +85,15 @@ test('factory.metrics(): the informers, their objects and estimated bytes togeth
     await server.close();
   }
 });
+
+test('lifetime must be factory or held', async (t) => {
+  const server = await createTestApiServer();
+  const factory = informerFactory(server.kubeConfig);
+  try {
+    // @ts-expect-error not a lifetime
+    t.throws(() => factory.informer({ version: 'v1', plural: 'pods' }, { lifetime: 'forever' }), { instanceOf: TypeError, message: "[informer] informerFactory: lifetime must be 'factory' or 'held', got \"forever\"" });
+  } finally {
+    factory.dispose();
+    await server.close();
+  }
+});
