@@ -34,7 +34,7 @@ export interface InformerMetrics {
   readonly objects: number;
   /**
    * An estimate of the heap bytes the cached objects hold: each object's shape costed as V8 lays
-   * it out, plus the cache's entry for it ({@link estimateHeapBytes}), computed once as the object
+   * it out, plus the cache's entry for it, computed once as the object
    * arrives and summed as objects come and go. Within 5 % of the heap measured on the benchmark's
    * ConfigMaps (BENCHMARKS.md); `0` while the informer is not running.
    */

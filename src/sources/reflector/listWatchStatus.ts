@@ -99,6 +99,8 @@ export interface FailedStatus {
  * CRD_MISSING(notFound) … CRD_ESTABLISHED LISTING … WATCHING … CRD_REMOVED … CRD_ESTABLISHED LISTING …
  *                                                  CRD_VERSION_NOT_SERVED … CRD_ESTABLISHED LISTING …
  * ```
+ *
+ * @inline
  */
 export type CrdStatus = CrdMissingStatus | CrdEstablishedStatus | CrdRemovedStatus | CrdVersionNotServedStatus;
 
