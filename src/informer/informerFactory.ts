@@ -197,7 +197,7 @@ export function informerFactory(kubeConfig: KubeConfig, defaults: InformerFactor
       const named = { group: crd.group, version: crd.version, plural, ...(resource.namespace ? { namespace: resource.namespace } : {}) };
       return reflector(createHttpListerWatcher<T>(kubeConfig, named, config, hooks), config);
     };
-    const raw = crd === undefined ? asAsked : crdGated(crdWatchOf().inputs(crd), crd, open);
+    const raw = crd === undefined ? asAsked : crdGated(crdWatchOf().inputs(crd), crd, open, options.scheduler);
     const held = options.lifetime === 'held';
     const source = defer(() => {
       if (held) remember(entry);

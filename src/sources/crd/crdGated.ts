@@ -1,4 +1,5 @@
-import { Observable, type Subscription } from 'rxjs';
+import { asyncScheduler, Observable, type SchedulerLike, type Subscription } from 'rxjs';
+import { KubeApiError } from '../../errors.js';
 import type { RawEvent } from '../rawEvent.js';
 import { resourceVersionOf } from '../../store/resourceVersionOf.js';
 import { crdGateStep, initialCrdGate, type CrdGateEffect, type CrdGateInput, type CrdGateState, type CrdGateTarget } from './crdGateStep.js';
@@ -17,12 +18,28 @@ import { crdGateStep, initialCrdGate, type CrdGateEffect, type CrdGateInput, typ
  *
  * @param crd$ the CRD as the shared CRD watch sees it (hot; every subscription of the result subscribes once).
  * @param target how to name the CRD before it is found, and the version read.
+ * A source opened for a CRD just established that is answered 404 before its first list (the
+ * apiserver's handler may lag its own CRD watch by a moment) is opened again after
+ * {@link reopenDelaysMs} rather than left to the reflector, which waits its slow backoff (30 s) after
+ * a 404.
+ *
  * @param open a fresh source under the CRD's plural (`undefined`: the resource as asked).
+ * @param scheduler the clock of the reopen delays.
  */
-export function crdGated<T>(crd$: Observable<CrdGateInput>, target: CrdGateTarget, open: (plural: string | undefined) => Observable<RawEvent<T>>): Observable<RawEvent<T>> {
+export function crdGated<T>(
+  crd$: Observable<CrdGateInput>,
+  target: CrdGateTarget,
+  open: (plural: string | undefined) => Observable<RawEvent<T>>,
+  scheduler: SchedulerLike = asyncScheduler,
+): Observable<RawEvent<T>> {
   return new Observable<RawEvent<T>>((subscriber) => {
     let state: CrdGateState = initialCrdGate;
     let inner: Subscription | undefined;
+    let reopen: Subscription | undefined;
+    // Between a start and its first list: a 404 then is the apiserver catching up with the CRD.
+    let opening = false;
+    let reopens = 0;
+    let plural: string | undefined;
     // Whether the cache may hold objects (a list completed since the source opened), and the newest RV seen.
     let listed = false;
     let resourceVersion = '';
@@ -32,7 +49,8 @@ export function crdGated<T>(crd$: Observable<CrdGateInput>, target: CrdGateTarge
           return subscriber.next({ type: 'STATUS', status: effect.status });
         case 'stop':
           inner?.unsubscribe();
-          inner = undefined;
+          reopen?.unsubscribe();
+          inner = reopen = undefined;
           return;
         case 'empty':
           if (!listed) return;
@@ -40,20 +58,41 @@ export function crdGated<T>(crd$: Observable<CrdGateInput>, target: CrdGateTarge
           subscriber.next({ type: 'LIST_DONE', resourceVersion });
           return;
         case 'start':
-          inner = open(effect.plural).subscribe({
-            next: (event) => {
-              if (event.type === 'LIST_DONE' || event.type === 'BOOKMARK') {
-                listed ||= event.type === 'LIST_DONE';
-                resourceVersion = event.resourceVersion;
-              } else if (event.type === 'ADDED' || event.type === 'MODIFIED' || event.type === 'DELETED') {
-                resourceVersion = resourceVersionOf(event.object) ?? resourceVersion;
-              }
-              subscriber.next(event);
-            },
-            error: (error: unknown) => subscriber.error(error),
-            complete: () => subscriber.complete(),
-          });
+          plural = effect.plural;
+          opening = true;
+          reopens = 0;
+          return subscribeInner();
       }
+    };
+    const subscribeInner = (): void => {
+      let dropped = false;
+      let sub: Subscription | undefined;
+      sub = open(plural).subscribe({
+        next: (event) => {
+          if (dropped) return;
+          if (event.type === 'LIST_DONE' || event.type === 'BOOKMARK') {
+            listed ||= event.type === 'LIST_DONE';
+            opening &&= event.type !== 'LIST_DONE';
+            resourceVersion = event.resourceVersion;
+          } else if (event.type === 'ADDED' || event.type === 'MODIFIED' || event.type === 'DELETED') {
+            resourceVersion = resourceVersionOf(event.object) ?? resourceVersion;
+          }
+          subscriber.next(event);
+          if (opening && event.type === 'STATUS' && event.status.type === 'ERROR' && isNotFound(event.status.error) && reopens < reopenDelaysMs.length) {
+            dropped = true;
+            sub?.unsubscribe();
+            inner = undefined;
+            reopen = scheduler.schedule(() => {
+              reopen = undefined;
+              subscribeInner();
+            }, reopenDelaysMs[reopens++]);
+          }
+        },
+        error: (error: unknown) => subscriber.error(error),
+        complete: () => subscriber.complete(),
+      });
+      if (dropped) sub.unsubscribe();
+      else inner = sub;
     };
     const inputs = crd$.subscribe({
       next: (input) => {
@@ -66,6 +105,12 @@ export function crdGated<T>(crd$: Observable<CrdGateInput>, target: CrdGateTarge
     return () => {
       inputs.unsubscribe();
       inner?.unsubscribe();
+      reopen?.unsubscribe();
     };
   });
 }
+
+/** How long after a 404 a source just opened for an established CRD is opened again, attempt by attempt (then the reflector's own backoff applies). */
+export const reopenDelaysMs: readonly number[] = [100, 200, 400, 800];
+
+const isNotFound = (error: Error): boolean => error instanceof KubeApiError && error.code === 404;
