@@ -129,6 +129,7 @@ test('a CRD created through the API is served, then Established; deleting it del
     t.deepEqual([after.status, after.text], [404, '404 page not found\n']);
     t.is((await call(`${gadgets}?watch=true`)).status, 404);
     t.false((await call(`${server.url}/apis`)).json.groups.some((g: any) => g.name === 'example.com'), 'discovery drops it');
+    t.deepEqual([(await call(`${server.url}/apis/example.com/v1`)).text, (await call(`${server.url}/apis/example.com`)).text], ['404 page not found\n', '404 page not found\n']);
 
     // Created again: served again, empty.
     server.create('customresourcedefinitions.apiextensions.k8s.io', gadgetsCrd);
