@@ -13,7 +13,7 @@
 export { informer } from './informer/informer.js';
 export type { Informer, InformerOptions, ResourceEventHandler, HandlerOptions, WhenSyncedOptions } from './informer/informer.js';
 export { informerFactory } from './informer/informerFactory.js';
-export type { CollectionKind, InformerFactory, InformerFactoryDefaults, SharedInformer, SharedInformerOptions } from './informer/informerFactory.js';
+export type { CollectionKind, FactoryMetrics, InformerFactory, InformerFactoryDefaults, SharedInformer, SharedInformerOptions } from './informer/informerFactory.js';
 export { informerMetrics } from './metrics/informerMetrics.js';
 export type { InformerMetrics, InformerMetricsCollector, InformerMetricsOptions, ReconcileOutcomeReading } from './metrics/informerMetrics.js';
 export type { LatencyHistogram } from './metrics/latencyHistogram.js';

@@ -95,6 +95,7 @@ const fixedOptions = [
   'afterList',
   'onSynced',
   'objective',
+  'lifetime',
 ] as const;
 
 /**

@@ -1,13 +1,17 @@
 import type { KubeConfig } from '@kubernetes/client-node';
-import { tap, type Observable, type Subscription } from 'rxjs';
+import { defer, finalize, tap, type Observable, type Subscription } from 'rxjs';
 import { conflictingOptions, factoryKeys, knownKind, type CollectionKind } from './factoryIdentity.js';
 
 export type { CollectionKind } from './factoryIdentity.js';
 import { informer, type Informer, type InformerOptions, type WhenSyncedOptions } from './informer.js';
 import { informerMetrics, type InformerMetrics, type ReconcileOutcomeReading } from '../metrics/informerMetrics.js';
 import type { LatencyObjective, LatencyObjectiveStatus } from '../metrics/latencyObjective.js';
-import { createHttpListerWatcher } from '../sources/http/httpListerWatcher.js';
+import { createHttpListerWatcher, type CollectionHooks } from '../sources/http/httpListerWatcher.js';
+import { crdGated } from '../sources/crd/crdGated.js';
+import type { RawEvent } from '../sources/rawEvent.js';
+import { crdTargetOf, crdWatch, type CrdWatch } from './crdWatch.js';
 import { resourceName } from '../client/resolveResource.js';
+import { optionChecks } from '../options/optionChecks.js';
 import type { ListWatchConfig } from '../sources/listWatchConfig.js';
 import type { ListWatchResource } from '../client/listWatchResource.js';
 import { reflector } from '../sources/reflector/reflector.js';
@@ -24,6 +28,14 @@ export interface SharedInformerOptions<T extends KubeObject> extends Omit<Inform
    * `rx-informer/prometheus`.
    */
   readonly objective?: LatencyObjective;
+  /**
+   * How long the factory keeps the informer: `'factory'` (default) connects it until `dispose()`, as
+   * client-go's factory does; `'held'` lets it run only while something holds it (`connect()`, a
+   * handler, a subscriber, a controller) and, `graceMs` after the last holder lets go, stops it and
+   * forgets it: its requests, timers and cache are gone, `informers` no longer lists it, and the
+   * next request for it makes a new one. For services that watch resources chosen at run time.
+   */
+  readonly lifetime?: 'factory' | 'held';
 }
 
 /** Defaults applied to every informer of a factory (per-informer options override them). */
@@ -59,6 +71,14 @@ export interface SharedInformer<T extends KubeObject> extends Informer<T> {
   readonly onReconcile: (outcome: ReconcileOutcomeReading) => void;
 }
 
+/** What {@link InformerFactory.metrics} reads: the sums over the factory's informers. */
+export interface FactoryMetrics {
+  readonly informers: number;
+  readonly objects: number;
+  /** The sum of each informer's `metrics().estimatedBytes`. */
+  readonly estimatedBytes: number;
+}
+
 /**
  * Shares informers across a program, like client-go's SharedInformerFactory: one List+Watch per
  * (collection, namespace, label selector, field selector, transform, metadata-only), started when
@@ -78,8 +98,10 @@ export interface InformerFactory {
    * (`resyncMs`, `pageSize`, `streamingList`, `backoff`, …), naming the option.
    */
   informer<T extends KubeObject = KubeObject>(resource: ListWatchResource, options?: SharedInformerOptions<T>): SharedInformer<T>;
-  /** Every informer made so far. */
+  /** Every informer made so far (a `'held'` one until it is released). */
   readonly informers: readonly SharedInformer<KubeObject>[];
+  /** The memory of all its informers together: how many, their cached objects and the estimate of the bytes those hold. */
+  metrics(): FactoryMetrics;
   /**
    * Resolves when every informer made so far has applied its first list. Rejects with the
    * {@link NotSyncedError} of the first informer that cannot sync — its source failed (a missing
@@ -119,28 +141,74 @@ export function informerFactory(kubeConfig: KubeConfig, defaults: InformerFactor
     readonly shared: SharedInformer<KubeObject>;
     /** The factory defaults with the first request: what later requests must agree with. */
     readonly options: object;
+    /** Every key it is known under. */
+    readonly keys: Set<string>;
   }
   const byKey = new Map<string, Made>(); // every name of a collection → its informer
   const made: Made[] = [];
   const running: Subscription[] = [];
   // A name learned later (by discovery, or from a list) for a collection that has an informer already.
   const alias = (key: string, entry: Made): void => {
-    if (!abort.signal.aborted && !byKey.has(key)) byKey.set(key, entry);
+    if (abort.signal.aborted || byKey.has(key)) return;
+    byKey.set(key, entry);
+    entry.keys.add(key);
   };
+  // A 'held' informer that stopped: nobody holds it, so the factory lets it go (its next request makes a new one).
+  const forget = (entry: Made): void => {
+    const at = made.indexOf(entry);
+    if (at >= 0) made.splice(at, 1);
+    for (const key of entry.keys) if (byKey.get(key) === entry) byKey.delete(key);
+  };
+  // …and one started again by a holder that kept it is shared again, under the names still free.
+  const remember = (entry: Made): void => {
+    if (abort.signal.aborted || made.includes(entry)) return;
+    made.push(entry);
+    for (const key of entry.keys) if (!byKey.has(key)) byKey.set(key, entry);
+  };
+  let crds: CrdWatch | undefined;
+  const crdWatchOf = (): CrdWatch =>
+    (crds ??= crdWatch(kubeConfig, {
+      signal: abort.signal,
+      ...(defaults.scheduler ? { scheduler: defaults.scheduler } : {}),
+      ...(defaults.backoff ? { backoff: defaults.backoff } : {}),
+    }));
 
   const create = <T extends KubeObject>(resource: ListWatchResource, options: SharedInformerOptions<T>, scope: string): Made => {
     const metrics = informerMetrics({ ...(options.scheduler ? { scheduler: options.scheduler } : {}), ...(options.objective ? { objective: options.objective } : {}) });
     const name = describeInformer(resource, options);
     const config = { ...options, signal: abort.signal, onStatus: metrics.onStatus };
     let kind = knownKind(resource);
-    const listerWatcher = createHttpListerWatcher<T>(kubeConfig, resource, config, {
+    const hooks: CollectionHooks = {
       onResolved: ({ group, version, plural }) => alias(keys.collection(group, version, plural, scope), entry),
       onKind: (apiVersion, named) => {
         kind ??= { apiVersion, kind: named };
         alias(keys.kind(apiVersion, named, scope), entry);
       },
-    });
-    const source = reflector(listerWatcher, config).pipe(tap({ next: (event) => metrics.onEvent(event), finalize: () => metrics.onStop() }));
+    };
+    // Built now, so that bad options throw at this call.
+    const asAsked = reflector(createHttpListerWatcher<T>(kubeConfig, resource, config, hooks), config);
+    // A custom resource follows its CRD (one watch of CRDs for the factory): no request while the
+    // CRD does not serve it, a fresh List+Watch under the CRD's plural as soon as it does. Unless a
+    // 404 was asked to be fatal (fatalErrors 'permanent'): then a missing CRD fails it, as it asked.
+    const crd = options.fatalErrors === 'permanent' ? undefined : crdTargetOf(resource);
+    const open = (plural: string | undefined): Observable<RawEvent<T>> => {
+      if (plural === undefined || crd === undefined) return asAsked;
+      hooks.onResolved?.({ group: crd.group, version: crd.version, plural });
+      const named = { group: crd.group, version: crd.version, plural, ...(resource.namespace ? { namespace: resource.namespace } : {}) };
+      return reflector(createHttpListerWatcher<T>(kubeConfig, named, config, hooks), config);
+    };
+    const raw = crd === undefined ? asAsked : crdGated(crdWatchOf().inputs(crd), crd, open, options.scheduler);
+    const held = options.lifetime === 'held';
+    const source = defer(() => {
+      if (held) remember(entry);
+      return raw;
+    }).pipe(
+      tap({ next: (event) => metrics.onEvent(event) }),
+      finalize(() => {
+        metrics.onStop();
+        if (held) forget(entry);
+      }),
+    );
     const inner = informer<T>(source, { ...options, name, onUpdate: (update) => metrics.onUpdate(update) });
     const shared: SharedInformer<T> = {
       updates$: inner.updates$,
@@ -164,10 +232,11 @@ export function informerFactory(kubeConfig: KubeConfig, defaults: InformerFactor
       objective$: metrics.objective$,
       onReconcile: (outcome) => metrics.onReconcile(outcome),
     };
-    const entry: Made = { shared: shared as unknown as SharedInformer<KubeObject>, options };
+    const entry: Made = { shared: shared as unknown as SharedInformer<KubeObject>, options, keys: new Set() };
     // Started now and kept running until dispose(), as SharedInformerFactory.Start does. A source
     // that fails for good is not restarted: it is reported (FAILED on status$, whenSynced rejects).
-    running.push(inner.connect());
+    // A 'held' informer runs only while something holds it, and is forgotten when it stops.
+    if (!held) running.push(inner.connect());
     return entry;
   };
 
@@ -175,6 +244,7 @@ export function informerFactory(kubeConfig: KubeConfig, defaults: InformerFactor
     informer<T extends KubeObject = KubeObject>(resource: ListWatchResource, options: SharedInformerOptions<T> = {}): SharedInformer<T> {
       if (abort.signal.aborted) throw new TypeError('[informer] informerFactory: used after dispose()');
       const merged = { ...defaults, ...options } as SharedInformerOptions<T>;
+      optionChecks('informerFactory', merged).oneOf('lifetime', merged.lifetime, ['factory', 'held']);
       const scope = keys.scope(resource, merged);
       const key = keys.request(resource, scope);
       const existing = byKey.get(key);
@@ -189,12 +259,22 @@ export function informerFactory(kubeConfig: KubeConfig, defaults: InformerFactor
         return shared as unknown as SharedInformer<T>;
       }
       const entry = create(resource, merged, scope);
-      byKey.set(key, entry);
+      alias(key, entry);
       made.push(entry);
       return entry.shared as unknown as SharedInformer<T>;
     },
     get informers() {
       return made.map((entry) => entry.shared);
+    },
+    metrics() {
+      let objects = 0;
+      let estimatedBytes = 0;
+      for (const { shared } of made) {
+        const read = shared.metrics();
+        objects += read.objects;
+        estimatedBytes += read.estimatedBytes;
+      }
+      return { informers: made.length, objects, estimatedBytes };
     },
     async whenAllSynced(options = {}) {
       await Promise.all(made.map((entry) => entry.shared.whenSynced(options)));

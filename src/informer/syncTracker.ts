@@ -26,7 +26,7 @@ export interface SyncTracker<T extends KubeObject> {
   /** The shared upstream subscription started. */
   connected(): void;
   /**
-   * A status of the source: remembers the last error; `FAILED` rejects every waiter, and every
+   * A status of the source: remembers the last error (or why its CRD does not serve it); `FAILED` rejects every waiter, and every
    * `whenSynced()` until the next {@link SyncTracker.connected}, with `failed`.
    */
   status(status: ListWatchStatus): void;
@@ -63,6 +63,8 @@ export function syncTracker<T extends KubeObject>(name: string | undefined, sche
     },
     status(status) {
       if (status.type === 'ERROR' || status.type === 'FAILED') lastError = status.error;
+      // Why a custom resource's informer waits reads as its last error: no CRD, or not this version.
+      else if (status.type === 'CRD_MISSING' || status.type === 'CRD_REMOVED' || status.type === 'CRD_VERSION_NOT_SERVED') lastError = new Error(status.message);
       if (status.type === 'FAILED') {
         failed = true;
         settleAll((waiter) => waiter.reject('failed'));

@@ -7,6 +7,8 @@ import type { ListWatchStatus, RelistReason } from '../sources/reflector/listWat
 import type { RawEvent } from '../sources/rawEvent.js';
 import type { StoreUpdate } from '../store/applyBatch.js';
 import type { KubeObject } from '../store/kubeObject.js';
+import { isTombstone } from '../store/delta.js';
+import { cacheEntryBytes, estimateHeapBytes } from './estimateHeapBytes.js';
 
 /** A point-in-time reading of an informer's counters (all counts since the collector was created). */
 export interface InformerMetrics {
@@ -31,6 +33,13 @@ export interface InformerMetrics {
   readonly notifications: { readonly add: number; readonly update: number; readonly sync: number; readonly delete: number };
   /** Cached objects, and whether the first list has been applied. */
   readonly objects: number;
+  /**
+   * An estimate of the heap bytes the cached objects hold: each object's shape costed as V8 lays
+   * it out, plus the cache's entry for it, computed once as the object
+   * arrives and summed as objects come and go. Within 5 % of the heap measured on the benchmark's
+   * ConfigMaps (BENCHMARKS.md); `0` while the informer is not running.
+   */
+  readonly estimatedBytes: number;
   readonly synced: boolean;
   /** Time from the collector's creation (or first list) to the first synced snapshot, ms. */
   readonly syncDurationMs?: number;
@@ -151,6 +160,14 @@ export function informerMetrics(options: InformerMetricsOptions = {}): InformerM
   let syncDurationMs: number | undefined;
   let lastError: string | undefined;
   let objects = 0;
+  let estimatedBytes = 0;
+  // Each cached object's estimate, so a delete or an update takes back what its add counted.
+  let sizes = new WeakMap<object, number>();
+  const sizeOf = (object: object): number => {
+    let size = sizes.get(object);
+    if (size === undefined) sizes.set(object, (size = estimateHeapBytes(object) + cacheEntryBytes));
+    return size;
+  };
   let synced = false;
   const count = { lists: 0, listPages: 0, watches: 0, relists: 0, backoffs: 0, errors: 0 };
   const relistReasons: Partial<Record<RelistReason, number>> = {};
@@ -196,6 +213,10 @@ export function informerMetrics(options: InformerMetricsOptions = {}): InformerM
     },
     onStop() {
       latency.clear();
+      // The informer drops its cache when it stops.
+      objects = 0;
+      estimatedBytes = 0;
+      sizes = new WeakMap();
     },
     onUpdate(update) {
       latency.delivered();
@@ -205,9 +226,19 @@ export function informerMetrics(options: InformerMetricsOptions = {}): InformerM
         syncDurationMs = clock.now() - (firstListAt ?? startedAt);
       }
       for (const change of update.changes) {
-        if (change.type === 'update') notifications[change.sync ? 'sync' : 'update']++;
-        else notifications[change.type]++;
+        if (change.type === 'update') {
+          notifications[change.sync ? 'sync' : 'update']++;
+          if (change.object !== change.oldObject) estimatedBytes += sizeOf(change.object) - sizeOf(change.oldObject);
+        } else {
+          notifications[change.type]++;
+          if (change.type === 'add') estimatedBytes += sizeOf(change.object);
+          else {
+            const gone = isTombstone(change.object) ? change.object.object : change.object;
+            if (gone !== undefined) estimatedBytes -= sizeOf(gone);
+          }
+        }
       }
+      if (objects === 0) estimatedBytes = 0; // a tombstone without its object cannot leave a remainder behind
     },
     onReconcile(outcome) {
       if (outcome.result === 'success') reconciles.successes++;
@@ -223,6 +254,7 @@ export function informerMetrics(options: InformerMetricsOptions = {}): InformerM
         events: { ...events },
         notifications: { ...notifications },
         objects,
+        estimatedBytes,
         synced,
         ...(syncDurationMs !== undefined ? { syncDurationMs } : {}),
         ...(lastEventAt !== undefined ? { lastEventAgeMs: clock.now() - lastEventAt } : {}),

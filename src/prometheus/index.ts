@@ -20,7 +20,8 @@ export interface NamedMetricsSource {
  * Registers gauges and counters, read at scrape time, for each informer in `sources` (a function,
  * so informers created later are included).
  *
- * Metric names (all labelled `informer`): `rx_informer_objects`, `rx_informer_synced`,
+ * Metric names (all labelled `informer`): `rx_informer_objects`, `rx_informer_cache_estimated_bytes`
+ * (see `metrics().estimatedBytes`), `rx_informer_synced`,
  * `rx_informer_sync_duration_seconds`, `rx_informer_last_event_age_seconds`,
  * `rx_informer_lists_total`, `rx_informer_list_pages_total`, `rx_informer_watches_total`,
  * `rx_informer_relists_total{reason}`, `rx_informer_backoffs_total`, `rx_informer_errors_total`,
@@ -30,7 +31,9 @@ export interface NamedMetricsSource {
  * subscribers) and `rx_informer_watch_lag_seconds` (the server's write, by `managedFields` time at
  * one-second resolution, to delivery), with buckets from 100 µs to 10 s; and, for informers with a
  * latency objective, `rx_informer_latency_objective_met` (1 met, 0 breached or alerting) and
- * `rx_informer_latency_objective_alert` (1 while a sample over `alertMs` is in the window).
+ * `rx_informer_latency_objective_alert` (1 while a sample over `alertMs` is in the window). Unlabelled,
+ * for all the informers together: `rx_informer_factory_objects` and
+ * `rx_informer_factory_cache_estimated_bytes`.
  * A p95 over 5 minutes: `histogram_quantile(0.95, sum by (le) (rate(rx_informer_event_latency_seconds_bucket[5m])))`.
  *
  * ## Example
@@ -68,6 +71,16 @@ export function registerInformerMetrics(registry: Registry, sources: () => reado
           const v = value(m);
           if (v !== undefined) this.set({ informer }, v);
         }
+      },
+    });
+  };
+  const total = (name: string, help: string, value: (m: InformerMetrics) => number): void => {
+    new Gauge({
+      name,
+      help,
+      registers,
+      collect() {
+        this.set(read().reduce((sum, [, m]) => sum + value(m), 0));
       },
     });
   };
@@ -113,6 +126,10 @@ export function registerInformerMetrics(registry: Registry, sources: () => reado
   );
   gauge('rx_informer_latency_objective_alert', '1 while a latency over the alert threshold is in the window.', (m) => (m.objective === undefined ? undefined : m.objective.state === 'alert' ? 1 : 0));
   gauge('rx_informer_objects', 'Objects in the informer cache.', (m) => m.objects);
+  gauge('rx_informer_cache_estimated_bytes', 'Estimated heap bytes of the objects in the informer cache (their JSON shape costed as V8 lays it out).', (m) => m.estimatedBytes);
+  // The whole factory (every informer `sources` gives), unlabelled, as controller-runtime would report one cache.
+  total('rx_informer_factory_objects', 'Objects in all the informer caches.', (m) => m.objects);
+  total('rx_informer_factory_cache_estimated_bytes', 'Estimated heap bytes of the objects in all the informer caches.', (m) => m.estimatedBytes);
   gauge('rx_informer_synced', '1 once the first list has been applied.', (m) => (m.synced ? 1 : 0));
   gauge('rx_informer_sync_duration_seconds', 'Time to the first synced snapshot.', (m) => (m.syncDurationMs === undefined ? undefined : m.syncDurationMs / 1000));
   gauge('rx_informer_last_event_age_seconds', 'Time since the last event from the API server.', (m) => (m.lastEventAgeMs === undefined ? undefined : m.lastEventAgeMs / 1000));

@@ -8,6 +8,7 @@ import { collectionId, createObjectStore } from './objectStore.js';
 import type { RequestLogEntry } from './requestLogEntry.js';
 import { createRefusableListener } from './refusableListener.js';
 import { customResourceDefinitionOf } from './customResourceDefinition.js';
+import { followCustomResourceDefinitions } from './crdLifecycle.js';
 import { builtinResources, customResourceDefinitions, isCustomResource, type ResourceType } from './resourceType.js';
 import type { OpenWatch, ServerContext } from './serverContext.js';
 import type { TestApiServer, TestApiServerConfig } from './testApiServer.js';
@@ -32,7 +33,9 @@ import { testKubeConfig } from './testKubeConfig.js';
  * excepted); a DELETE of an object with finalizers sets `deletionTimestamp` (which writes then
  * keep, and which forbids new finalizers) and removing the last one deletes it; there is no
  * garbage collector; there is no admission, defaulting or validation beyond names and
- * resourceVersions.
+ * resourceVersions. A CustomResourceDefinition created through the API serves its resource (in one
+ * version); deleting one deletes its objects, ends its watches and stops serving it, as the real
+ * server does (see `crdLifecycle.ts`).
  *
  * ## Example
  * ```ts
@@ -62,8 +65,11 @@ export async function createTestApiServer(options: TestApiServerConfig = {}): Pr
     const crd = customResourceDefinitionOf(resource);
     createObject(store, { collection: crds, namespace: undefined, name: crd.metadata!.name, subresource: undefined }, crd);
   };
-  for (const resource of config.resources) addResource(resource);
   const openWatches = new Set<OpenWatch>();
+  followCustomResourceDefinitions(store, crds, (id) => {
+    for (const watch of [...openWatches]) if (watch.collection === id) watch.close();
+  });
+  for (const resource of config.resources) addResource(resource);
   const log = createRequestLog();
   const faults: FaultState = { token: config.token, userName: config.userName, failures: [], delays: [], forbids: [] };
   const fault = faultControls(faults, openWatches, store, (token) => loadKubeConfig(token));

@@ -59,6 +59,8 @@ export async function handleRequest(ctx: ServerContext, faults: FaultState, entr
       return sendOpenApi(res, req.headers.accept);
     case 'notFound':
       return sendStatus(res, pathNotFound());
+    case 'pageNotFound':
+      return sendJson(res, 404, '404 page not found\n', 'text/plain; charset=utf-8');
     case 'methodNotAllowed':
       return sendStatus(res, kubeStatus(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource', {}));
     case 'resource':
@@ -86,9 +88,13 @@ function routeOf(ctx: ServerContext, method: string, url: URL, host: string): Ro
   }
   if (root === 'apis') {
     if (segments.length === 1) return discovery(groupList(collections));
-    if (a !== undefined && segments.length === 2) return discovery(apiGroup(collections, a));
-    if (a !== undefined && b !== undefined && segments.length === 3) return discovery(resourceList(collections, a, b));
-    if (a !== undefined && b !== undefined) return routeResource(ctx.store, method, segments.slice(3), a, b, url.searchParams);
+    // A group or group version nothing serves (a CRD's, once deleted) is not the API's: the mux answers.
+    if (a !== undefined && segments.length === 2) return apiGroup(collections, a) === undefined ? { kind: 'pageNotFound' } : discovery(apiGroup(collections, a));
+    if (a !== undefined && b !== undefined && segments.length === 3) return resourceList(collections, a, b) === undefined ? { kind: 'pageNotFound' } : discovery(resourceList(collections, a, b));
+    if (a !== undefined && b !== undefined) {
+      if (!collections.some((c) => c.resource.group === a && c.resource.version === b)) return { kind: 'pageNotFound' };
+      return routeResource(ctx.store, method, segments.slice(3), a, b, url.searchParams);
+    }
   }
   return { kind: 'notFound' };
 }

@@ -34,6 +34,13 @@ export interface ObjectStore {
   readonly log: ChangeLog;
   collection(id: string): Collection | undefined;
   addCollection(resource: ResourceType): Collection;
+  /** Stops serving a collection (its objects go with it; delete them first to tell watches). */
+  removeCollection(id: string): void;
+  /**
+   * Runs `hook` with the stored object before any object of `collection` is removed, so that what
+   * it writes (a terminating CRD, the deletion of its objects) comes before the DELETED event.
+   */
+  beforeRemove(collection: Collection, hook: (stored: StoredObject) => void): void;
   collections(): IterableIterator<Collection>;
   create(collection: Collection, object: JsonObject, options?: WriteOptions): StoredObject;
   update(collection: Collection, key: string, object: JsonObject, options?: WriteOptions): StoredObject;
@@ -53,6 +60,7 @@ export function createObjectStore(initialRV: number, logSize: number): ObjectSto
   let rv = initialRV;
   const log = createChangeLog(logSize, initialRV);
   const collections = new Map<string, Collection>();
+  const removeHooks = new Map<Collection, (stored: StoredObject) => void>();
 
   const record = (collection: Collection, type: ChangeEntry['type'], object: StoredObject, previous: StoredObject | undefined, options?: WriteOptions): void => {
     const entry: ChangeEntry = { rv: object.rv, type, collection: collection.id, object, previous };
@@ -68,6 +76,8 @@ export function createObjectStore(initialRV: number, logSize: number): ObjectSto
     log,
     collection: (id) => collections.get(id),
     collections: () => collections.values(),
+    removeCollection: (id) => void collections.delete(id),
+    beforeRemove: (collection, hook) => void removeHooks.set(collection, hook),
     addCollection(resource) {
       const id = collectionId(resource);
       const existing = collections.get(id);
@@ -110,6 +120,9 @@ export function createObjectStore(initialRV: number, logSize: number): ObjectSto
       return stored;
     },
     remove(collection, key, options) {
+      const hook = removeHooks.get(collection);
+      const before = collection.objects.get(key);
+      if (hook !== undefined && before !== undefined) hook(before);
       const previous = collection.objects.get(key);
       if (!previous) throw notFound(collection, key.slice(key.indexOf('/') + 1));
       const final = withResourceVersion(previous, ++rv);

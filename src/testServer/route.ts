@@ -20,7 +20,14 @@ export interface DiscoveryRoute {
 }
 
 /** What a path + method is: a resource request, a discovery document, or nothing (404/405). @internal */
-export type Route = ResourceRoute | DiscoveryRoute | { readonly kind: 'openapi' } | { readonly kind: 'notFound' } | { readonly kind: 'methodNotAllowed' };
+export type Route =
+  | ResourceRoute
+  | DiscoveryRoute
+  | { readonly kind: 'openapi' }
+  | { readonly kind: 'notFound' }
+  /** A path under a group version nothing serves: the real server's mux answers `404 page not found` as text. */
+  | { readonly kind: 'pageNotFound' }
+  | { readonly kind: 'methodNotAllowed' };
 
 /**
  * Decodes `/api/v1/...` and `/apis/<group>/<version>/...` paths:

@@ -6,6 +6,7 @@ import { applyBatch } from '../../src/store/applyBatch.js';
 import { emptySnapshot } from '../../src/store/snapshot.js';
 import { added, bookmark, deleted, listPage, modified } from '../../src/testing/events.js';
 import { configMap } from '../../src/testing/objects.js';
+import { cacheEntryBytes, estimateHeapBytes } from '../../src/metrics/estimateHeapBytes.js';
 
 test('counts statuses, events, notifications and reconciles; ages and durations on the given clock', (t) => {
   const scheduler = new TestScheduler(() => undefined);
@@ -70,4 +71,35 @@ test('a fresh collector reads as zero and unsynced', (t) => {
   t.false(r.synced);
   t.is(r.lastEventAgeMs, undefined);
   t.is(r.syncDurationMs, undefined);
+});
+
+test('estimatedBytes: each cached object estimated once as it arrives, taken back when it changes or goes; 0 once stopped', (t) => {
+  const m = informerMetrics();
+  const size = (object: object) => estimateHeapBytes(object) + cacheEntryBytes;
+  const a = configMap('a', { data: { k: 'v'.repeat(1000) } });
+  const b = configMap('b');
+  const listed = applyBatch(emptySnapshot(), {
+    deltas: new Map([['default/a', [{ type: 'Replaced' as const, key: 'default/a', object: a }]], ['default/b', [{ type: 'Replaced' as const, key: 'default/b', object: b }]]]),
+    listed: true,
+  });
+  m.onUpdate(listed);
+  t.is(m.read().estimatedBytes, size(listed.snapshot.get('default/a')!) + size(listed.snapshot.get('default/b')!));
+  t.true(m.read().estimatedBytes > 1000, 'the 1,000-character value counts');
+  const smaller = configMap('a', { data: { k: 'v' } });
+  const updated = applyBatch(listed.snapshot, { deltas: new Map([['default/a', [{ type: 'Updated' as const, key: 'default/a', object: smaller }]]]) });
+  m.onUpdate(updated);
+  t.is(m.read().estimatedBytes, size(updated.snapshot.get('default/a')!) + size(listed.snapshot.get('default/b')!));
+  const removed = applyBatch(updated.snapshot, { deltas: new Map([['default/b', [{ type: 'Deleted' as const, key: 'default/b', object: b }]]]) });
+  m.onUpdate(removed);
+  t.is(m.read().estimatedBytes, size(removed.snapshot.get('default/a')!));
+  m.onStop();
+  t.deepEqual([m.read().objects, m.read().estimatedBytes], [0, 0]);
+});
+
+test('estimateHeapBytes: costs objects, arrays, strings and numbers as 64-bit V8 lays them out', (t) => {
+  t.is(estimateHeapBytes({ metadata: { name: 'a' }, data: { k: 'value-of-k' } }), 24 + 16 + (24 + 8) + (24 + 8 + 32));
+  t.is(estimateHeapBytes(['x', 1, 1.5, null, true]), 48 + 5 * 8 + 16, 'a short string is internalized, a small integer is in the slot');
+  t.is(estimateHeapBytes({ a: {} }), 24 + 8, 'an empty {} is the one the cache shares');
+  t.is(estimateHeapBytes('é'.repeat(16)), 16 + 16, 'Latin-1: one byte a character');
+  t.is(estimateHeapBytes('€'.repeat(16)), 16 + 32, 'beyond: two');
 });

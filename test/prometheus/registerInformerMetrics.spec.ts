@@ -35,6 +35,11 @@ test('exposes each informer under conventional names, read at scrape time', asyn
   t.is(line('rx_informer_reconcile_queue_depth{informer="pods"}'), 'rx_informer_reconcile_queue_depth{informer="pods"} 2');
   t.truthy(text.includes('# TYPE rx_informer_lists_total counter'));
   t.truthy(text.includes('# TYPE rx_informer_objects gauge'));
+  const bytes = pods.read().estimatedBytes;
+  t.true(bytes > 0);
+  t.is(line('rx_informer_cache_estimated_bytes{informer="pods"}'), `rx_informer_cache_estimated_bytes{informer="pods"} ${bytes}`);
+  t.is(line('rx_informer_factory_objects '), 'rx_informer_factory_objects 1', 'all informers together');
+  t.is(line('rx_informer_factory_cache_estimated_bytes '), `rx_informer_factory_cache_estimated_bytes ${bytes}`);
 
   pods.onStatus({ type: 'RELISTING', reason: 'expired' });
   const again = await registry.metrics();

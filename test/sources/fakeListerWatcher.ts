@@ -71,5 +71,7 @@ export function statusSummary(s: ListWatchStatus): string {
       return `ERROR(${s.error instanceof TransportError ? `TransportError:${s.error.reason}` : s.error.name}${s.permanent ? ',permanent' : ''})`;
     case 'FAILED':
       return `FAILED(${s.error.name})`;
+    default:
+      return `${s.type}(${s.crd})`;
   }
 }

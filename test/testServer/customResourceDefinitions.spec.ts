@@ -87,3 +87,53 @@ test('kubectl get crd lists them', async (t) => {
     { resources: [widgets] },
   );
 });
+
+/** A CRD as a user writes one: no status, one served version. */
+const gadgetsCrd = {
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  metadata: { name: 'gadgets.example.com' },
+  spec: {
+    group: 'example.com',
+    scope: 'Namespaced',
+    names: { plural: 'gadgets', singular: 'gadget', kind: 'Gadget', listKind: 'GadgetList' },
+    versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
+  },
+};
+
+test('a CRD created through the API is served, then Established; deleting it deletes its objects, ends their watches and stops serving them (as kube-apiserver v1.36.3 does)', async (t) => {
+  await withServer(async (server) => {
+    const gadgets = `${server.url}/apis/example.com/v1/namespaces/demo/gadgets`;
+    t.is((await call(gadgets)).text, '404 page not found\n', 'before its CRD: the mux answers, as for any unserved group version');
+    const crdWatch = await openWatch(`${server.url}${crds}?watch=true&resourceVersion=${server.resourceVersion}`);
+    t.is((await call(`${server.url}${crds}`, { method: 'POST', body: gadgetsCrd })).status, 201);
+    await crdWatch.waitFor(2);
+    t.deepEqual(crdWatch.events.map((e) => e.type), ['ADDED', 'MODIFIED']);
+    t.is(crdWatch.events[0]!.object.status, undefined, 'created without a status');
+    t.like(crdWatch.events[1]!.object.status.conditions.find((c: any) => c.type === 'Established'), { status: 'True' });
+    for (const name of ['a', 'b']) t.is((await call(gadgets, { method: 'POST', body: { apiVersion: 'example.com/v1', kind: 'Gadget', metadata: { name } } })).status, 201);
+    t.true((await call(`${server.url}/apis`)).json.groups.some((g: any) => g.name === 'example.com'));
+
+    const watch = await openWatch(`${gadgets}?watch=true&resourceVersion=${server.resourceVersion}`);
+    t.is((await call(`${server.url}${crds}/gadgets.example.com`, { method: 'DELETE' })).status, 200);
+    t.deepEqual((await watch.waitFor(2)).map((e) => `${e.type} ${e.object.metadata.name}`), ['DELETED a', 'DELETED b']);
+    t.is(await watch.ended, 'end', 'then the watch ends');
+    await crdWatch.waitFor(4);
+    const [terminating, deleted] = crdWatch.events.slice(2);
+    t.is(terminating!.type, 'MODIFIED');
+    t.truthy(terminating!.object.metadata.deletionTimestamp);
+    t.deepEqual(terminating!.object.metadata.finalizers, ['customresourcecleanup.apiextensions.k8s.io']);
+    t.like(terminating!.object.status.conditions.find((c: any) => c.type === 'Terminating'), { status: 'True', reason: 'InstanceDeletionInProgress' });
+    t.is(deleted!.type, 'DELETED');
+    const after = await call(gadgets);
+    t.deepEqual([after.status, after.text], [404, '404 page not found\n']);
+    t.is((await call(`${gadgets}?watch=true`)).status, 404);
+    t.false((await call(`${server.url}/apis`)).json.groups.some((g: any) => g.name === 'example.com'), 'discovery drops it');
+    t.deepEqual([(await call(`${server.url}/apis/example.com/v1`)).text, (await call(`${server.url}/apis/example.com`)).text], ['404 page not found\n', '404 page not found\n']);
+
+    // Created again: served again, empty.
+    server.create('customresourcedefinitions.apiextensions.k8s.io', gadgetsCrd);
+    t.deepEqual((await call(gadgets)).json.items, []);
+    crdWatch.close();
+  });
+});

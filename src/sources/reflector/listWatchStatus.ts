@@ -11,7 +11,7 @@
  *                                             ERROR(permanent) FAILED ✕
  * ```
  */
-export type ListWatchStatus = ListingStatus | WatchingStatus | BackingOffStatus | RelistingStatus | ErrorStatus | FailedStatus;
+export type ListWatchStatus = ListingStatus | WatchingStatus | BackingOffStatus | RelistingStatus | ErrorStatus | FailedStatus | CrdStatus;
 
 /** A list is running; emitted when it starts (`page: 0`) and after every page. @inline */
 export interface ListingStatus {
@@ -88,4 +88,62 @@ export interface ErrorStatus {
 export interface FailedStatus {
   readonly type: 'FAILED';
   readonly error: Error;
+}
+
+/**
+ * Where the CustomResourceDefinition of a factory informer's resource stands, told when it changes
+ * (an informer of a built-in resource never sees these). While the CRD does not serve the
+ * resource, the informer makes no request for it; it lists and watches as soon as it does.
+ *
+ * ```text
+ * CRD_MISSING(notFound) … CRD_ESTABLISHED LISTING … WATCHING … CRD_REMOVED … CRD_ESTABLISHED LISTING …
+ *                                                  CRD_VERSION_NOT_SERVED … CRD_ESTABLISHED LISTING …
+ * ```
+ *
+ * @inline
+ */
+export type CrdStatus = CrdMissingStatus | CrdEstablishedStatus | CrdRemovedStatus | CrdVersionNotServedStatus;
+
+/** What every {@link CrdStatus} names. @inline */
+export interface CrdStatusBase {
+  /** The CRD's name, `<plural>.<group>` (for a resource asked for by kind before its CRD exists, `<Kind> in <group>`). */
+  readonly crd: string;
+  /** The version the informer reads. */
+  readonly version: string;
+  /** The versions the CRD serves now (none when it does not exist). */
+  readonly servedVersions: readonly string[];
+  /** The status in a sentence, for logs and `whenSynced()` messages. */
+  readonly message: string;
+}
+
+/**
+ * The CRD does not exist yet, is not `Established` yet, or is being deleted: the informer waits
+ * for it (`whenSynced()` keeps waiting, within its `timeoutMs`). @inline
+ */
+export interface CrdMissingStatus extends CrdStatusBase {
+  readonly type: 'CRD_MISSING';
+  readonly reason: 'notFound' | 'notEstablished' | 'terminating';
+}
+
+/** The CRD serves the informer's version (found, or back): the informer lists and watches. @inline */
+export interface CrdEstablishedStatus extends CrdStatusBase {
+  readonly type: 'CRD_ESTABLISHED';
+}
+
+/**
+ * The CRD was deleted, and with it every object of its resource: the informer stopped its
+ * requests and its cache is empty (each object left in it was delivered as a delete). It waits for
+ * the CRD to come back. @inline
+ */
+export interface CrdRemovedStatus extends CrdStatusBase {
+  readonly type: 'CRD_REMOVED';
+}
+
+/**
+ * The CRD exists but no longer serves the informer's version (`served: false`, or the version was
+ * removed): the informer stopped its requests and keeps its cache as it was (the objects still
+ * exist, in the served versions), and resumes when the version is served again. @inline
+ */
+export interface CrdVersionNotServedStatus extends CrdStatusBase {
+  readonly type: 'CRD_VERSION_NOT_SERVED';
 }

@@ -1,0 +1,71 @@
+import type { KubeConfig } from '@kubernetes/client-node';
+import { catchError, filter, map, merge, of, type Observable } from 'rxjs';
+import { KubeApiError } from '../errors.js';
+import { kubernetesGroups } from '../client/kubernetesGroups.js';
+import type { ListWatchResource } from '../client/listWatchResource.js';
+import { splitApiVersion } from '../client/discoverResource.js';
+import { crdAvailability, type CrdObject } from '../sources/crd/crdAvailability.js';
+import type { CrdGateInput, CrdGateTarget } from '../sources/crd/crdGateStep.js';
+import { createHttpListerWatcher } from '../sources/http/httpListerWatcher.js';
+import type { ListWatchConfig } from '../sources/listWatchConfig.js';
+import { reflector } from '../sources/reflector/reflector.js';
+import type { KubeObject } from '../store/kubeObject.js';
+import type { Snapshot } from '../store/snapshot.js';
+import { informer } from './informer.js';
+
+/** @internal A resource followed through its CRD: the CRD's group, and its plural or kind. */
+export interface CrdTarget extends CrdGateTarget {
+  readonly group: string;
+  readonly plural?: string;
+  readonly kind?: string;
+}
+
+/** @internal The CRD target of a resource, or `undefined` for a resource of a group Kubernetes serves itself. */
+export function crdTargetOf(resource: ListWatchResource): CrdTarget | undefined {
+  if ('plural' in resource) {
+    const group = resource.group ?? '';
+    return kubernetesGroups.has(group) ? undefined : { crd: `${resource.plural}.${group}`, group, version: resource.version, plural: resource.plural };
+  }
+  const [group, version] = splitApiVersion(resource.apiVersion);
+  return kubernetesGroups.has(group) ? undefined : { crd: `${resource.kind} in ${group}`, group, version, kind: resource.kind };
+}
+
+/** @internal One factory's watch of CustomResourceDefinitions, and what it says to each gated informer. */
+export interface CrdWatch {
+  /** The CRD of `target` each time the watch's snapshot changes (once synced); or that the watch is refused. */
+  inputs(target: CrdTarget): Observable<CrdGateInput>;
+}
+
+type Crd = CrdObject & KubeObject;
+const byGroupKind = (crd: Crd): string[] => [`${crd.spec?.group ?? ''}/${crd.spec?.names?.kind ?? ''}`];
+
+/**
+ * @internal The watch of CustomResourceDefinitions a factory shares among all its informers of
+ * custom resources. It runs while one of them runs (each holds it through `snapshots$`). A watch
+ * refused with 403 (no right to list CRDs) makes the gates step aside: those informers then run as
+ * if there were no gate, as before.
+ */
+export function crdWatch(kubeConfig: KubeConfig, config: Pick<ListWatchConfig<Crd>, 'scheduler' | 'backoff' | 'signal'>): CrdWatch {
+  const resource = { group: 'apiextensions.k8s.io', version: 'v1', plural: 'customresourcedefinitions' };
+  const crds = informer<Crd>(reflector(createHttpListerWatcher<Crd>(kubeConfig, resource, config, {}), config), {
+    indexers: { groupKind: byGroupKind },
+    name: 'customresourcedefinitions.apiextensions.k8s.io (followed for the factory)',
+    ...(config.scheduler ? { scheduler: config.scheduler } : {}),
+  });
+  const find = (snapshot: Snapshot<Crd>, target: CrdTarget): Crd | undefined =>
+    (target.plural !== undefined ? snapshot.get(`${target.plural}.${target.group}`) : snapshot.byIndex('groupKind', `${target.group}/${target.kind}`)[0]) as Crd | undefined;
+  const refused = crds.status$.pipe(
+    filter((status) => status.type === 'ERROR' && status.error instanceof KubeApiError && status.error.code === 403),
+    map((): CrdGateInput => ({ type: 'crdWatchUnavailable' })),
+  );
+  return {
+    inputs: (target) =>
+      merge(
+        crds.snapshots$.pipe(
+          filter((snapshot) => snapshot.synced),
+          map((snapshot): CrdGateInput => ({ type: 'crd', availability: crdAvailability(find(snapshot, target), target.version) })),
+        ),
+        refused,
+      ).pipe(catchError(() => of<CrdGateInput>({ type: 'crdWatchUnavailable' }))),
+  };
+}
