@@ -15,7 +15,9 @@
  * | {@link UnknownIndexError} | snapshot queries (thrown) | an index that was not configured |
  * | {@link LabelSelectorError} | selector parsing (thrown) | selector text or spec that is not valid |
  *
- * Bad arguments to a factory are a `TypeError` at call time, before anything is subscribed.
+ * Bad arguments to a factory are a `TypeError` at call time, before anything is subscribed. On a
+ * Node older than 22.19, importing `rx-informer/test-server` and calling any function that takes a
+ * KubeConfig throw an `Error` saying so in one line.
  *
  * This module imports nothing: every other room may use it.
  */
@@ -408,6 +410,16 @@ export function isWriteConflict(error: unknown, fromRead: boolean): error is Kub
 /** @internal A write conflict wrapped for the reconcile loop. */
 export function conflictError(cause: KubeApiError, key: string | undefined): ControllerError {
   return new ControllerError('conflict', `[informer] write conflict on ${key ?? cause.resource}: ${messageOf(cause).replace(/^\[informer\] /, '')}; read it again and retry`, { cause, key });
+}
+
+/* ---------------------------------------------------------------- this Node is too old */
+
+/**
+ * @internal `what` needs a newer Node than `version`, in one line:
+ * `rx-informer/test-server needs Node.js 22.19 or newer; this is v20.20.2`.
+ */
+export function nodeTooOldError(what: string, purpose: string, minimum: string, version: string): Error {
+  return new Error(`${what} needs Node.js ${minimum} or newer${purpose === '' ? '' : ` ${purpose}`}; this is ${version}`);
 }
 
 /* ---------------------------------------------------------------- a query that cannot be answered */

@@ -8,6 +8,7 @@ import { informerMetrics, type InformerMetrics, type ReconcileOutcomeReading } f
 import type { LatencyObjective, LatencyObjectiveStatus } from '../metrics/latencyObjective.js';
 import { createHttpListerWatcher } from '../sources/http/httpListerWatcher.js';
 import { resourceName } from '../client/resolveResource.js';
+import { checkKubeConfig } from '../client/requestContext.js';
 import type { ListWatchConfig } from '../sources/listWatchConfig.js';
 import type { ListWatchResource } from '../client/listWatchResource.js';
 import { reflector } from '../sources/reflector/reflector.js';
@@ -113,6 +114,7 @@ export interface InformerFactory {
  * @param defaults options applied to every informer of the factory.
  */
 export function informerFactory(kubeConfig: KubeConfig, defaults: InformerFactoryDefaults = {}): InformerFactory {
+  checkKubeConfig(kubeConfig);
   const abort = new AbortController();
   const keys = factoryKeys();
   interface Made {
