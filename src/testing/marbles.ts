@@ -24,14 +24,19 @@ export interface NodeTestContextAssertions {
  * real-time ones `test.serial`: ava runs a file's tests concurrently, and a real `asapScheduler`
  * flush pending while a `TestScheduler` run starts swallows the run's asap actions.
  *
- * @example
+ * ## Example
  * ```ts
- * // ava
- * test('doubles', (t) => runMarbles(t, ({ cold, expectObservable }) => {
+ * import avaTest from 'ava';
+ * import { test } from 'node:test';
+ * import { map } from 'rxjs';
+ * import { runMarbles } from 'rx-informer/testing';
+ *
+ * avaTest('doubles, on ava', (t) => runMarbles(t, ({ cold, expectObservable }) => {
  *   expectObservable(cold('-a|', { a: 1 }).pipe(map((x) => x * 2))).toBe('-b|', { b: 2 });
  * }));
- * // node:test: the same, with its `t`
- * test('doubles', (t) => runMarbles(t, ({ cold, expectObservable }) => { … }));
+ * test('doubles, on node:test', (t) => runMarbles(t, ({ cold, expectObservable }) => {
+ *   expectObservable(cold('-a|', { a: 1 }).pipe(map((x) => x * 2))).toBe('-b|', { b: 2 });
+ * }));
  * ```
  */
 export function runMarbles<R>(t: DeepEqualAssertions | NodeTestContextAssertions, callback: (helpers: RunHelpers) => R): R {
