@@ -15,9 +15,10 @@ export const minimumNodeVersion = '22.19';
  *
  * @param what who needs it, the subject of the message (`rx-informer/test-server`).
  * @param purpose what for, after the version (`to talk to an API server`), if anything.
- * @param version the running Node's version (`process.version`); a parameter for tests.
+ * @param version the running Node's version (`process.version`; none outside Node); a parameter for tests.
  */
-export function checkNodeVersion(what: string, purpose = '', version: string = process.version): void {
+export function checkNodeVersion(what: string, purpose = '', version: string | undefined = globalThis.process?.version): void {
+  if (version === undefined) return; // not Node (a browser): the transport says what it cannot do
   const [major = 0, minor = 0] = version.replace(/^v/, '').split('.').map(Number);
   const [minMajor = 0, minMinor = 0] = minimumNodeVersion.split('.').map(Number);
   if (major < minMajor || (major === minMajor && minor < minMinor)) throw nodeTooOldError(what, purpose, minimumNodeVersion, version);

@@ -1,7 +1,6 @@
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent, type RequestOptions } from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
-import { checkNodeVersion } from './nodeFloor.js';
 
 /**
  * Server URL and per-request options (auth headers, TLS, agent) from a KubeConfig. The options are
@@ -16,19 +15,6 @@ export interface RequestContext {
   readonly options: () => Promise<RequestOptions>;
   /** Closes the idle keep-alive connections of the agents this context handed out (in-use ones are left alone). */
   readonly closeIdleConnections: () => void;
-}
-
-/**
- * Checked by every function that takes a KubeConfig, at the call.
- *
- * @throws {Error} on a Node older than the HTTP stack needs ({@link checkNodeVersion}).
- * @throws {TypeError} unless `kubeConfig` is a @kubernetes/client-node `KubeConfig`.
- */
-export function checkKubeConfig(kubeConfig: KubeConfig): void {
-  checkNodeVersion('rx-informer', 'to talk to an API server');
-  if (kubeConfig === null || typeof kubeConfig !== 'object' || typeof kubeConfig.applyToHTTPSOptions !== 'function') {
-    throw new TypeError('[informer] kubeConfig must be a @kubernetes/client-node KubeConfig');
-  }
 }
 
 /** The server URL and per-request options (auth, TLS, agent) from a KubeConfig, re-read on every request so refreshed credentials apply. */

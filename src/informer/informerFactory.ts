@@ -8,7 +8,7 @@ import { informerMetrics, type InformerMetrics, type ReconcileOutcomeReading } f
 import type { LatencyObjective, LatencyObjectiveStatus } from '../metrics/latencyObjective.js';
 import { createHttpListerWatcher } from '../sources/http/httpListerWatcher.js';
 import { resourceName } from '../client/resolveResource.js';
-import { checkKubeConfig } from '../client/requestContext.js';
+import { checkKubeConfig } from '../client/checkKubeConfig.js';
 import type { ListWatchConfig } from '../sources/listWatchConfig.js';
 import type { ListWatchResource } from '../client/listWatchResource.js';
 import { reflector } from '../sources/reflector/reflector.js';

@@ -14,13 +14,14 @@ import './nodeVersionGuard.js';
 /* The server */
 export { createTestApiServer } from './createTestApiServer.js';
 export type { TestApiServer, TestApiServerConfig, ControlWriteOptions } from './testApiServer.js';
+export type { CorsConfig } from './cors.js';
 export { TestApiServerError } from './testApiServerError.js';
 
 /* Resources it serves */
 export type { ResourceType, PrinterColumn } from './resourceType.js';
 export { builtinResources } from './resourceType.js';
 export type { JsonObject, MergePatch } from './storedObject.js';
-export { initialEventsEndAnnotation } from './watchHandler.js';
+export { initialEventsEndAnnotation } from './watchEncoding.js';
 
 /* Fault rules and the request log */
 export type { RequestFilter, FailureRule, DelayRule, ForbidRule } from './faultRules.js';

@@ -1,4 +1,5 @@
 import type { KubeConfig } from '@kubernetes/client-node';
+import type { CorsConfig } from './cors.js';
 import type { KubeObject } from '../store/kubeObject.js';
 import type { DelayRule, FailureRule, ForbidRule } from './faultRules.js';
 import type { RequestLogEntry } from './requestLogEntry.js';
@@ -7,6 +8,8 @@ import type { JsonObject, MergePatch } from './storedObject.js';
 
 /** Options of {@link createTestApiServer}. Every time is small-able so tests stay fast. */
 export interface TestApiServerConfig {
+  /** Let web pages of these origins call the server from a browser (CORS, preflights answered); default none. */
+  readonly cors?: CorsConfig;
   /**
    * Resources served besides the built-ins ({@link builtinResources}: ConfigMaps, Pods, Namespaces,
    * Nodes, CustomResourceDefinitions, events.k8s.io Events, coordination.k8s.io Leases), e.g. a
