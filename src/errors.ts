@@ -1,5 +1,7 @@
 /**
- * Every error rx-informer throws or reports, in one catalogue. Messages start with `[informer]`;
+ * Every error rx-informer throws or reports, in one catalogue. The informer's messages start with
+ * `[informer]`; the controller toolkit's (a {@link ControllerError}, a {@link KubeApiError} of its
+ * reads and writes) name the object or request instead;
  * `name` is the class name; `cause` keeps what went wrong underneath. Where failures differ only in
  * what happened, one class carries a `reason` (as kube-rs has one `watcher::Error`), so a user
  * writes `error instanceof TransportError && error.reason === 'stalled'`.
@@ -15,7 +17,9 @@
  * | {@link UnknownIndexError} | snapshot queries (thrown) | an index that was not configured |
  * | {@link LabelSelectorError} | selector parsing (thrown) | selector text or spec that is not valid |
  *
- * Bad arguments to a factory are a `TypeError` at call time, before anything is subscribed.
+ * Bad arguments to a factory are a `TypeError` at call time, before anything is subscribed. On a
+ * Node older than 22.19, importing `rx-informer/test-server` and calling any function that takes a
+ * KubeConfig throw an `Error` saying so in one line.
  *
  * This module imports nothing: every other room may use it.
  */
@@ -68,10 +72,15 @@ const reasonText: Readonly<Record<number, string>> = {
   504: 'timeout',
 };
 
+/** The requests of the informer's own sources; their errors carry its `[informer]` prefix. */
+const informerVerbs: ReadonlySet<string> = new Set(['list', 'watch', 'discover']);
+
 /**
- * The API server refused a request (an HTTP error status: a LIST, a WATCH, discovery, or a write of
- * the controller toolkit) or ended a watch with an `ERROR` event. The message names the verb, the resource and the namespace:
- * `[informer] cannot watch configmaps in namespace x: forbidden (…server message…)`.
+ * The API server refused a request (an HTTP error status: a LIST, a WATCH, discovery, or a read or
+ * write of the controller toolkit) or ended a watch with an `ERROR` event. The message names the
+ * verb, the resource and the namespace, with the informer's prefix for its own requests:
+ * `[informer] cannot watch configmaps in namespace x: forbidden (…server message…)`,
+ * `cannot create configmaps in namespace x: forbidden (…)`.
  */
 export class KubeApiError extends Error {
   override readonly name = 'KubeApiError';
@@ -88,7 +97,7 @@ export class KubeApiError extends Error {
     const where = init.namespace ? ` in namespace ${init.namespace}` : '';
     const text = reasonText[init.code] ?? `HTTP ${init.code}`;
     const detail = init.status?.message ? ` (${init.status.message})` : '';
-    super(`[informer] cannot ${init.verb} ${init.resource}${where}: ${text}${detail}`, options);
+    super(`${informerVerbs.has(init.verb) ? '[informer] ' : ''}cannot ${init.verb} ${init.resource}${where}: ${text}${detail}`, options);
     this.verb = init.verb;
     this.resource = init.resource;
     this.namespace = init.namespace;
@@ -375,7 +384,10 @@ export interface ControllerErrorOptions {
 
 /**
  * A controller toolkit failure; `reason` says which (see {@link ControllerErrorReason}). Write
- * conflicts keep the API server's answer as `cause`.
+ * conflicts keep the API server's answer as `cause`. Its messages name the object and what
+ * happened, without the informer's `[informer]` prefix:
+ * `ConfigMap blog-page in demo changed under this patch (resourceVersion 41 → newer): another
+ * writer got there first; read it again and retry (a controller's reconcile is retried)`.
  */
 export class ControllerError extends Error {
   override readonly name = 'ControllerError';
@@ -383,7 +395,7 @@ export class ControllerError extends Error {
   readonly key: string | undefined;
 
   constructor(reason: ControllerErrorReason, message: string, options: ControllerErrorOptions = {}) {
-    super(message.startsWith('[informer]') ? message : `[informer] ${message}`, options.cause === undefined ? undefined : { cause: options.cause });
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.reason = reason;
     this.key = options.key;
   }
@@ -393,7 +405,9 @@ export class ControllerError extends Error {
  * @internal Whether a failed write lost a race: a 409 other than a server-side apply field conflict;
  * and for a write built from an object read earlier (`fromRead`: a JSON Patch with tests, a PUT
  * with a resourceVersion), a 404 (the object was deleted since) or a 422 without validation causes,
- * which is how the API server answers a JSON Patch whose `test` failed (or whose path vanished).
+ * which is how the API server answers a JSON Patch whose `test` failed (or whose path vanished):
+ * `422 Invalid`, "the server rejected our request due to an error in our request", the failed test
+ * not named (k8s.io/apiserver's patch handler reports it through `NewGenericServerResponse`).
  */
 export function isWriteConflict(error: unknown, fromRead: boolean): error is KubeApiError {
   if (!(error instanceof KubeApiError)) return false;
@@ -405,9 +419,44 @@ export function isWriteConflict(error: unknown, fromRead: boolean): error is Kub
   return fromRead && error.code === 422 && causes.length === 0;
 }
 
-/** @internal A write conflict wrapped for the reconcile loop. */
-export function conflictError(cause: KubeApiError, key: string | undefined): ControllerError {
-  return new ControllerError('conflict', `[informer] write conflict on ${key ?? cause.resource}: ${messageOf(cause).replace(/^\[informer\] /, '')}; read it again and retry`, { cause, key });
+/** @internal The object a conflicting write was about, and what it was based on. */
+export interface ConflictTarget {
+  readonly kind?: string | undefined;
+  readonly namespace?: string | undefined;
+  readonly name: string;
+  /** The resourceVersion the write was built on (a PUT's, a delete precondition's, a patch's `test`). */
+  readonly resourceVersion?: string | undefined;
+  /** The paths a JSON Patch tested besides `/metadata/resourceVersion` (`/metadata/finalizers`). */
+  readonly tested?: readonly string[] | undefined;
+}
+
+/**
+ * @internal A write conflict wrapped for the reconcile loop, worded as the race it is: the object,
+ * what changed under the write (deleted, created, or newer than the resourceVersion it was built
+ * on), and that reading again and retrying is the answer. `key` is `namespace/name`.
+ */
+export function conflictError(cause: KubeApiError, target: ConflictTarget): ControllerError {
+  const object = `${target.kind ? `${target.kind} ` : ''}${target.name}${target.namespace ? ` in ${target.namespace}` : ''}`;
+  const from = target.resourceVersion === undefined ? '' : `resourceVersion ${target.resourceVersion} → newer`;
+  const basis = [from, ...(target.tested ?? []).map((path) => `${path} no longer as read`)].filter((part) => part !== '').join('; ');
+  const what =
+    cause.code === 404
+      ? `was deleted under this ${cause.verb}`
+      : cause.code === 409 && cause.verb === 'create'
+        ? 'was created by another writer under this create'
+        : `changed under this ${cause.verb}${basis === '' ? '' : ` (${basis})`}`;
+  const key = target.namespace ? `${target.namespace}/${target.name}` : target.name;
+  return new ControllerError('conflict', `${object} ${what}: another writer got there first; read it again and retry (a controller's reconcile is retried)`, { cause, key });
+}
+
+/* ---------------------------------------------------------------- this Node is too old */
+
+/**
+ * @internal `what` needs a newer Node than `version`, in one line:
+ * `rx-informer/test-server needs Node.js 22.19 or newer; this is v20.20.2`.
+ */
+export function nodeTooOldError(what: string, purpose: string, minimum: string, version: string): Error {
+  return new Error(`${what} needs Node.js ${minimum} or newer${purpose === '' ? '' : ` ${purpose}`}; this is ${version}`);
 }
 
 /* ---------------------------------------------------------------- a query that cannot be answered */

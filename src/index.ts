@@ -3,8 +3,11 @@
  * name here has TSDoc at its definition. Union members (a status, a raw event, a delta of one type)
  * are reached with `Extract<>`, e.g. `Extract<ListWatchStatus, { type: 'ERROR' }>`.
  *
- * Also: `rx-informer/testing` (fakes, builders, marbles; needs rxjs only), `rx-informer/test-server`
- * (an in-process API server) and `rx-informer/prometheus` (metrics for prom-client).
+ * The entry points: `rx-informer` (this one: informers, sources, operators, the store),
+ * `rx-informer/controller` (the controller toolkit: controllers, writes, finalizers, events, probes,
+ * leader election and sharding), `rx-informer/testing` (fakes, builders, marbles; needs rxjs only),
+ * `rx-informer/test-server` (an in-process API server) and `rx-informer/prometheus` (metrics for
+ * prom-client).
  *
  * @module rx-informer
  */

@@ -195,6 +195,46 @@ test('source maps carry their sources, so stack traces and debuggers reach the T
   t.regex(trace, /src\/store\/labelSelector\.ts:\d+:\d+/);
 });
 
+test('on Node older than 22.19, what talks to a server says so in one line; the rest of the library loads', async (t) => {
+  const { project: dir } = await project();
+  // client-node 2 does not load there (undici fails with a TypeError), so the KubeConfig is a stand-in.
+  await writeFile(
+    join(dir, 'old-node.mjs'),
+    `import { informer, informerFactory, listWatch } from 'rx-informer';
+     import { fakeListWatch } from 'rx-informer/testing';
+     import { leaseClient, resourceClient } from 'rx-informer/controller';
+     import 'rx-informer/prometheus';
+     const kubeConfig = { applyToHTTPSOptions: async () => undefined, getCurrentCluster: () => ({ server: 'http://127.0.0.1:1' }) };
+     const calls = { listWatch: () => listWatch(kubeConfig, { version: 'v1', plural: 'pods' }), informerFactory: () => informerFactory(kubeConfig),
+       resourceClient: () => resourceClient(kubeConfig), leaseClient: () => leaseClient(kubeConfig) };
+     const said = {};
+     for (const [name, call] of Object.entries(calls)) { try { call(); said[name] = 'no error'; } catch (error) { said[name] = error.message; } }
+     said.fakes = typeof informer(fakeListWatch([]).events$).connect;
+     said.testServer = await import('rx-informer/test-server').then(() => 'loaded', (error) => error.message);
+     console.log(JSON.stringify(said));`,
+  );
+  await writeFile(join(dir, 'old-node-test-server.mjs'), `import { createTestApiServer } from 'rx-informer/test-server';\nawait createTestApiServer();\n`);
+  const pretend = "data:text/javascript,Object.defineProperty(process.versions,'node',{value:'20.0.0'});Object.defineProperty(process,'version',{value:'v20.0.0'})";
+  const runs: [string, string, string[]][] = [...(await oldNodes())].map(([version, path]) => [version, path, []]);
+  runs.push(['v20.0.0 (pretended)', node, ['--import', pretend]]);
+  for (const [version, path, args] of runs) {
+    const said = JSON.parse((await exec(path, [...args, 'old-node.mjs'], { cwd: dir, timeout: 30_000 })).stdout) as Record<string, string>;
+    const server = `needs Node.js 22.19 or newer to talk to an API server; this is ${version.split(' ')[0]}`;
+    t.deepEqual(
+      said,
+      { listWatch: `rx-informer ${server}`, informerFactory: `rx-informer ${server}`, resourceClient: `rx-informer ${server}`, leaseClient: `rx-informer ${server}`, fakes: 'function',
+        testServer: `rx-informer/test-server needs Node.js 22.19 or newer; this is ${version.split(' ')[0]}` },
+      version,
+    );
+    // Uncaught, as a user's program would meet it: the message on a line of its own, nothing from undici.
+    const failure = await exec(path, [...args, 'old-node-test-server.mjs'], { cwd: dir, timeout: 30_000 }).then(() => undefined, (error: { code?: number; stderr?: string }) => error);
+    t.is(failure?.code, 1, version);
+    t.true((failure?.stderr ?? '').split('\n').includes(`Error: rx-informer/test-server needs Node.js 22.19 or newer; this is ${version.split(' ')[0]}`), failure?.stderr);
+    t.notRegex(failure?.stderr ?? '', /undici/, version);
+    if (!version.includes('pretended')) t.log(`${version}:\n${failure?.stderr}`);
+  }
+});
+
 /** Node binaries on this machine older than 22.19, by version. */
 async function oldNodes(): Promise<Map<string, string>> {
   const candidates = new Set(['/usr/bin/node', '/usr/local/bin/node', '/bin/node']);

@@ -29,12 +29,21 @@ test('the README\'s "Write a controller" is examples/writeController.ts, at most
 test('the README keeps exactly two set-up commands, and they name scripts that exist', async (t) => {
   const readme = await readFile(new URL('README.md', root), 'utf8');
   const pkg = JSON.parse(await readFile(new URL('package.json', root), 'utf8')) as { scripts: Record<string, string> };
-  const setUp = /## Set up\n\n```sh\n([\s\S]*?)```/.exec(readme)?.[1]?.trim().split('\n') ?? [];
+  const setUp = /## Set up\n\n(?:(?!```)[^\n]*\n)*```sh\n([\s\S]*?)```/.exec(readme)?.[1]?.trim().split('\n') ?? [];
   t.is(setUp.length, 2);
   t.regex(setUp[0]!, /^npm install && npm start\b/);
   t.regex(setUp[1]!, /^npm install && npm test\b/);
   t.truthy(pkg.scripts.start);
   t.truthy(pkg.scripts.test);
+});
+
+test('before its two commands, Set up says which Node runs them and that the EBADENGINE warnings are expected', async (t) => {
+  const readme = await readFile(new URL('README.md', root), 'utf8');
+  const before = /## Set up\n\n([\s\S]*?)```sh/.exec(readme)?.[1] ?? '';
+  t.regex(before, /brings the project's own Node 24/);
+  t.regex(before, /two `EBADENGINE` warnings[\s\S]*expected/);
+  const install = /## Install\n([\s\S]*?)\n## /.exec(readme)?.[1] ?? '';
+  t.regex(install, /Node ≥ 22\.19 for anything that talks to a server/);
 });
 
 test('every TypeScript block of the README type-checks as it stands (strict, its own imports, nothing hidden)', async (t) => {

@@ -76,7 +76,7 @@ export function editPatch<T extends KubeObject>(base: T, recipe: (draft: Draft<T
   if (changes.length === 0 || jsonEqual(next, base)) return { object: base, operations: [] };
   if (within !== undefined) {
     const outside = changes.filter((op) => op.path !== `/${escapeToken(within)}` && !op.path.startsWith(`/${escapeToken(within)}/`));
-    if (outside.length > 0) throw new ControllerError('invalidEdit', `[informer] editPatch: an edit of ${within} also changed ${outside.map((op) => op.path).join(', ')}`);
+    if (outside.length > 0) throw new ControllerError('invalidEdit', `editPatch: an edit of ${within} also changed ${outside.map((op) => op.path).join(', ')}`);
   }
   if (optimisticLock) {
     const rv = base.metadata?.resourceVersion;
@@ -87,9 +87,9 @@ export function editPatch<T extends KubeObject>(base: T, recipe: (draft: Draft<T
 }
 
 function toOperations(base: unknown, patch: Patch): JsonPatchOperation[] {
-  if (patch.path.length === 0) throw new ControllerError('invalidEdit', '[informer] editPatch: the recipe returned a new object; edit the draft in place (replacing a whole object is a PUT or an apply)');
+  if (patch.path.length === 0) throw new ControllerError('invalidEdit', 'editPatch: the recipe returned a new object; edit the draft in place (replacing a whole object is a PUT or an apply)');
   const value: unknown = (patch as { value?: unknown }).value;
-  if (containsMapOrSet(value)) throw new ControllerError('invalidEdit', `[informer] editPatch: a Map or Set at ${pointer(patch.path)} has no JSON form`);
+  if (containsMapOrSet(value)) throw new ControllerError('invalidEdit', `editPatch: a Map or Set at ${pointer(patch.path)} has no JSON form`);
   const path = pointer(patch.path);
   switch (patch.op) {
     case 'remove':

@@ -182,8 +182,9 @@ export function resourceClient(kubeConfig: KubeConfig, config: ResourceClientCon
     return query;
   };
 
-  const asConflict = (error: unknown, target: TypedObjectRef, fromRead: boolean): unknown =>
-    isWriteConflict(error, fromRead) ? conflictError(error, target.namespace ? `${target.namespace}/${target.name}` : target.name) : error;
+  /** A lost race as a `conflict`; `resourceVersion` and `tested` say what the write was built on. */
+  const asConflict = (error: unknown, target: TypedObjectRef, fromRead: boolean, resourceVersion?: string, tested?: readonly string[]): unknown =>
+    isWriteConflict(error, fromRead) ? conflictError(error, { kind: target.kind, namespace: target.namespace, name: target.name, resourceVersion, tested }) : error;
 
   const patch = async <T extends KubeObject>(target: TypedObjectRef, body: readonly JsonPatchOperation[] | object, options: PatchOptions): Promise<T> => {
     const type = options?.type;
@@ -194,11 +195,14 @@ export function resourceClient(kubeConfig: KubeConfig, config: ResourceClientCon
       if (!(options.fieldManager ?? config.fieldManager)) throw new TypeError('[informer] resourceClient: server-side apply needs a fieldManager (in the options or the client config)');
       if (options.force) extra['force'] = 'true';
     }
-    const sentTests = type === 'json' && (body as readonly JsonPatchOperation[]).some((op) => op.op === 'test');
+    const tests = type === 'json' ? (body as readonly JsonPatchOperation[]).filter((op) => op.op === 'test') : [];
     try {
       return await send(type === 'apply' ? 'apply' : 'patch', target, { method: 'PATCH', query: writeQuery(options, extra), body: JSON.stringify(body), contentType: contentTypes[type], subresource: options.subresource }, options.signal, (b) => b as T);
     } catch (error) {
-      throw asConflict(error, target, sentTests);
+      const lock = tests.find((op) => op.path === '/metadata/resourceVersion');
+      const version = lock !== undefined && 'value' in lock ? lock.value : undefined;
+      const others = tests.filter((op) => op.path !== '/metadata/resourceVersion').map((op) => op.path);
+      throw asConflict(error, target, tests.length > 0, typeof version === 'string' ? version : undefined, others);
     }
   };
 
@@ -224,7 +228,8 @@ export function resourceClient(kubeConfig: KubeConfig, config: ResourceClientCon
       try {
         return await send('update', target, { method: 'PUT', query: writeQuery(options), body: JSON.stringify(object), subresource: options.subresource }, options.signal, (b) => b as typeof object);
       } catch (error) {
-        throw asConflict(error, target, typeof object.metadata?.resourceVersion === 'string' && object.metadata.resourceVersion !== '');
+        const version = object.metadata?.resourceVersion;
+        throw asConflict(error, target, typeof version === 'string' && version !== '', version);
       }
     },
     patch,
@@ -254,7 +259,7 @@ export function resourceClient(kubeConfig: KubeConfig, config: ResourceClientCon
         );
       } catch (error) {
         if (error instanceof KubeApiError && error.code === 404) return undefined;
-        throw asConflict(error, ref, false);
+        throw asConflict(error, ref, false, options.preconditions?.resourceVersion);
       }
     },
     close: () => transport.closeIdleConnections?.(),

@@ -193,7 +193,7 @@ function withShutdown(
     const deadline = stop$.subscribe(() => {
       subscriber.add(
         scheduler.schedule(() => {
-          subscriber.error(new ControllerError('shutdownTimeout', `[informer] controller: reconciles still running ${graceMs} ms after shutdown began${running.size > 0 ? `: ${[...running].join(', ')}` : ''}; aborted`));
+          subscriber.error(new ControllerError('shutdownTimeout', `controller: reconciles still running ${graceMs} ms (shutdownGraceMs) after shutdown began${running.size > 0 ? `: ${[...running].join(', ')}` : ''}; aborted`));
         }, graceMs),
       );
     });

@@ -35,16 +35,24 @@ export interface HealthProbeServer {
  * (repeatable); `/healthz/<name>` runs one check and shows its reason. Anything else is a 404.
  *
  * Cold: subscribing starts listening and emits the server once it listens; unsubscribing closes
- * it (and its connections). A failure to listen (the port is taken) is the error.
+ * it (and its connections). A failure to listen (the port is taken) is the error. So the server
+ * lives exactly as long as a subscription: `await firstValueFrom(serveHealthProbes(…))` resolves
+ * with the URL and closes the server at once (`firstValueFrom` unsubscribes after the first value;
+ * the next probe is refused). Hold a subscription, and read the URL from a replay of it, as below.
  *
  * ## Example
  * ```ts
- * import { informersReady, serveHealthProbes } from 'rx-informer/controller';
+ * import { connectable, firstValueFrom, ReplaySubject } from 'rxjs';
+ * import { informersReady, serveHealthProbes, type HealthProbeServer } from 'rx-informer/controller';
  * import type { Informer, KubeObject } from 'rx-informer';
  *
  * declare const sets: Informer<KubeObject>; // assuming: the controller's informers
- * serveHealthProbes({ port: 8081, readiness: { informers: informersReady([sets]) } })
- *   .subscribe(({ url }) => console.log(`probes on ${url}`));
+ * const probes = connectable(serveHealthProbes({ port: 8081, readiness: { informers: informersReady([sets]) } }), {
+ *   connector: () => new ReplaySubject<HealthProbeServer>(1),
+ * });
+ * const listening = probes.connect(); // serves until listening.unsubscribe()
+ * const { url } = await firstValueFrom(probes); // reads the replay: the server stays up
+ * console.log(`probes on ${url}`);
  * ```
  *
  * @param config port, host and the checks.

@@ -22,5 +22,5 @@ import { ControllerError } from '../errors.js';
  */
 export function terminal(cause: unknown): ControllerError {
   const message = cause instanceof Error ? cause.message : String(cause);
-  return new ControllerError('terminal', `[informer] terminal: ${message.replace(/^\[informer\] /, '')}`, { cause });
+  return new ControllerError('terminal', `${message.replace(/^\[informer\] /, '')} (terminal: not retried until the object is triggered again)`, { cause });
 }

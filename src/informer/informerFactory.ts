@@ -12,6 +12,7 @@ import type { RawEvent } from '../sources/rawEvent.js';
 import { crdTargetOf, crdWatch, type CrdWatch } from './crdWatch.js';
 import { resourceName } from '../client/resolveResource.js';
 import { optionChecks } from '../options/optionChecks.js';
+import { checkKubeConfig } from '../client/checkKubeConfig.js';
 import type { ListWatchConfig } from '../sources/listWatchConfig.js';
 import type { ListWatchResource } from '../client/listWatchResource.js';
 import { reflector } from '../sources/reflector/reflector.js';
@@ -135,6 +136,7 @@ export interface InformerFactory {
  * @param defaults options applied to every informer of the factory.
  */
 export function informerFactory(kubeConfig: KubeConfig, defaults: InformerFactoryDefaults = {}): InformerFactory {
+  checkKubeConfig(kubeConfig);
   const abort = new AbortController();
   const keys = factoryKeys();
   interface Made {

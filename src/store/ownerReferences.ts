@@ -63,7 +63,7 @@ export function setControllerReference<T extends KubeObject>(object: T, owner: K
   const current = controllerOf(object);
   if (current !== undefined) {
     if (current.uid === ref.uid) return object;
-    throw new ControllerError('alreadyOwned', `[informer] ${object.kind ?? 'object'} ${describe(object)} is already controlled by ${current.kind} ${current.name} (uid ${current.uid})`);
+    throw new ControllerError('alreadyOwned', `${describe(object)} is already controlled by ${current.kind} ${current.name} (uid ${current.uid}), and an object has one controller: not taking it over`);
   }
   const others = ownerReferencesOf(object).filter((r) => r.uid !== ref.uid);
   return { ...object, metadata: { ...object.metadata, ownerReferences: [...others, ref] } };
@@ -95,9 +95,10 @@ export function ownerRefsOf(child: KubeObject | undefined, ownerType: { readonly
     .map((ref) => ({ name: ref.name, ...(namespace ? { namespace } : {}), kind: ref.kind, apiVersion: ref.apiVersion }));
 }
 
+/** `ConfigMap web-app in demo`, as the controller toolkit's errors name an object. */
 function describe(object: KubeObject): string {
   const { namespace, name } = object.metadata ?? {};
-  return namespace ? `${namespace}/${name}` : String(name);
+  return `${object.kind ?? 'object'} ${String(name)}${namespace ? ` in ${namespace}` : ''}`;
 }
 
 /**

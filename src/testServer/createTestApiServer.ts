@@ -21,7 +21,8 @@ import { testKubeConfig } from './testKubeConfig.js';
 
 /**
  * Starts a Kubernetes API server on 127.0.0.1 (a free port) that serves ConfigMaps, Pods,
- * Namespaces, Nodes, events.k8s.io Events, CustomResourceDefinitions and any resource you add (a custom one with its CRD): discovery, LIST with pagination and
+ * Namespaces, Nodes, CustomResourceDefinitions, events.k8s.io Events, coordination.k8s.io Leases
+ * ({@link builtinResources}) and any resource you add (a custom one with its CRD): discovery, LIST with pagination and
  * resourceVersion semantics, WATCH with replay, bookmarks and streaming lists, CREATE / UPDATE /
  * PATCH / DELETE, plus fault controls and a request log. Real clients (kubectl, client-node) work
  * against it.

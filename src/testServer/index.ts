@@ -8,6 +8,9 @@
  * @module rx-informer/test-server
  */
 
+// First, so that an old Node is told so before client-node is loaded (see the file).
+import './nodeVersionGuard.js';
+
 /* The server */
 export { createTestApiServer } from './createTestApiServer.js';
 export type { TestApiServer, TestApiServerConfig, ControlWriteOptions } from './testApiServer.js';

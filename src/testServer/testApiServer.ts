@@ -10,7 +10,11 @@ import type { JsonObject, MergePatch } from './storedObject.js';
 export interface TestApiServerConfig {
   /** Let web pages of these origins call the server from a browser (CORS, preflights answered); default none. */
   readonly cors?: CorsConfig;
-  /** Resources served besides the built-ins (ConfigMaps, Pods, Namespaces, Nodes, events.k8s.io Events), e.g. a CRD (`statusSubresource: true` for one with `/status`). */
+  /**
+   * Resources served besides the built-ins ({@link builtinResources}: ConfigMaps, Pods, Namespaces,
+   * Nodes, CustomResourceDefinitions, events.k8s.io Events, coordination.k8s.io Leases), e.g. a
+   * custom resource (`statusSubresource: true` for one with `/status`).
+   */
   readonly resources?: readonly ResourceType[];
   /** Changes kept for watch replay (default 10 000). Older resourceVersions get 410. */
   readonly changeLogSize?: number;

@@ -18,5 +18,5 @@ export { fakeListWatch } from './fakeListWatch.js';
 export { marbleSource } from './marbles.js';
 
 /* Marble testing */
-export type { DeepEqualAssertions } from './marbles.js';
+export type { DeepEqualAssertions, NodeTestContextAssertions } from './marbles.js';
 export { runMarbles } from './marbles.js';

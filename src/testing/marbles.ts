@@ -1,14 +1,22 @@
 import { from, mergeMap, of, type Observable } from 'rxjs';
 import { TestScheduler, type RunHelpers } from 'rxjs/testing';
 
-/** The one assertion {@link runMarbles} needs; ava's `t` has it. */
+/** The one assertion {@link runMarbles} needs, as ava's `t` (or node:test's `t.assert`) has it. */
 export interface DeepEqualAssertions {
   deepEqual(actual: unknown, expected: unknown, message?: string): unknown;
 }
 
+/** node:test's test context `t`, as {@link runMarbles} uses it: `t.assert.deepStrictEqual`. */
+export interface NodeTestContextAssertions {
+  readonly assert: {
+    deepStrictEqual(actual: unknown, expected: unknown, message?: string | Error): void;
+  };
+}
+
 /**
- * Runs `callback` inside `TestScheduler.run` with assertions going to `t.deepEqual` (so an ava
- * test fails at the right place). Errors in notifications are compared by `name` and `message`
+ * Runs `callback` inside `TestScheduler.run` with the comparisons going to the test's `t`, so the
+ * test fails at the right place: ava's `t` (`t.deepEqual`) or node:test's `t`
+ * (`t.assert.deepStrictEqual`). Errors in notifications are compared by `name` and `message`
  * only, as RxJS's own specs do. Inside the callback, `asyncScheduler`, `asapScheduler` and timers
  * run on virtual time.
  *
@@ -16,14 +24,25 @@ export interface DeepEqualAssertions {
  * real-time ones `test.serial`: ava runs a file's tests concurrently, and a real `asapScheduler`
  * flush pending while a `TestScheduler` run starts swallows the run's asap actions.
  *
- * @example
- * test('doubles', (t) => runMarbles(t, ({ cold, expectObservable }) => {
+ * ## Example
+ * ```ts
+ * import avaTest from 'ava';
+ * import { test } from 'node:test';
+ * import { map } from 'rxjs';
+ * import { runMarbles } from 'rx-informer/testing';
+ *
+ * avaTest('doubles, on ava', (t) => runMarbles(t, ({ cold, expectObservable }) => {
  *   expectObservable(cold('-a|', { a: 1 }).pipe(map((x) => x * 2))).toBe('-b|', { b: 2 });
  * }));
+ * test('doubles, on node:test', (t) => runMarbles(t, ({ cold, expectObservable }) => {
+ *   expectObservable(cold('-a|', { a: 1 }).pipe(map((x) => x * 2))).toBe('-b|', { b: 2 });
+ * }));
+ * ```
  */
-export function runMarbles<R>(t: DeepEqualAssertions, callback: (helpers: RunHelpers) => R): R {
+export function runMarbles<R>(t: DeepEqualAssertions | NodeTestContextAssertions, callback: (helpers: RunHelpers) => R): R {
+  const deepEqual = 'deepEqual' in t ? (actual: unknown, expected: unknown) => t.deepEqual(actual, expected) : (actual: unknown, expected: unknown) => t.assert.deepStrictEqual(actual, expected);
   const scheduler = new TestScheduler((actual, expected) => {
-    t.deepEqual(normalize(actual), normalize(expected));
+    deepEqual(normalize(actual), normalize(expected));
   });
   return scheduler.run(callback);
 }

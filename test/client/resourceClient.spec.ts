@@ -73,6 +73,31 @@ test('a stale edit is a ControllerError conflict (the 422 of the failed test is 
   });
 });
 
+test('a conflict is worded as the race it is: the object, what changed under the write, read again and retry; no [informer] prefix', async (t) => {
+  await withClient(async (server, client) => {
+    const a = await client.create(cm('a', { k: 'v' }));
+    const rv = a.metadata!.resourceVersion!;
+    await client.edit(a, (draft) => void (draft.data = { k: 'w' }));
+    const retry = 'another writer got there first; read it again and retry (a controller\'s reconcile is retried)';
+    // The apiserver's 422 for a failed JSON Patch test reads "invalid (the server rejected our request due to an error in our request)".
+    const patch = await t.throwsAsync(client.edit(a, (draft) => void (draft.data = { k: 'x' })), { instanceOf: ControllerError });
+    t.is(patch?.message, `ConfigMap a in n changed under this patch (resourceVersion ${rv} → newer): ${retry}`);
+    const put = await t.throwsAsync(client.replace({ ...a, data: { k: 'y' } }), { instanceOf: ControllerError });
+    t.is(put?.message, `ConfigMap a in n changed under this update (resourceVersion ${rv} → newer): ${retry}`);
+    const created = await t.throwsAsync(client.create(cm('a')), { instanceOf: ControllerError });
+    t.is(created?.message, `ConfigMap a in n was created by another writer under this create: ${retry}`);
+    const tested = await t.throwsAsync(client.patch({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'n', name: 'a' }, [{ op: 'test', path: '/data', value: { k: 'v' } }, { op: 'replace', path: '/data', value: {} }], { type: 'json' }), { instanceOf: ControllerError });
+    t.is(tested?.message, `ConfigMap a in n changed under this patch (/data no longer as read): ${retry}`);
+    server.delete('configmaps', 'n', 'a');
+    const deleted = await t.throwsAsync(client.edit(a, (draft) => void (draft.data = { k: 'z' })), { instanceOf: ControllerError });
+    t.is(deleted?.message, `ConfigMap a in n was deleted under this patch: ${retry}`);
+    for (const error of [patch, put, created, tested, deleted]) t.is(error?.key, 'n/a');
+    server.failNext({ status: 403, verbs: ['create'] });
+    const denied = await t.throwsAsync(client.create(cm('b')), { instanceOf: KubeApiError });
+    t.regex(denied!.message, /^cannot create configmaps in namespace n: forbidden/, 'a refused write of the toolkit has no [informer] prefix either');
+  });
+});
+
 test('a write built from an object read before it was deleted is a conflict too (a 404 behind the resourceVersion test or precondition); a 404 without one is not', async (t) => {
   await withClient(async (server, client) => {
     const a = await client.create(cm('a', { k: 'v' }));

@@ -199,7 +199,7 @@ test('a shutdown that outlives shutdownGraceMs aborts the running reconciles and
   runMarbles(t, ({ cold, expectObservable }) => {
     const { informer: primary } = sets([set('slow')]);
     const out = controller(primary, { reconcile: (_o, { signal }) => (signals.push(signal), NEVER), shutdownOn: cold('-s'), shutdownGraceMs: 10 });
-    expectObservable(out).toBe('-' + '-'.repeat(10) + '#', undefined, { name: 'ControllerError', message: '[informer] controller: reconciles still running 10 ms after shutdown began: n/slow; aborted' });
+    expectObservable(out).toBe('-' + '-'.repeat(10) + '#', undefined, { name: 'ControllerError', message: 'controller: reconciles still running 10 ms (shutdownGraceMs) after shutdown began: n/slow; aborted' });
   });
   t.is(signals.length, 1);
   t.true(signals[0]!.aborted);

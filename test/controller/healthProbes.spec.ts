@@ -1,7 +1,7 @@
 /** /healthz and /readyz over HTTP on 127.0.0.1, and the informers readiness check. */
 import test from 'ava';
 import { request } from 'node:http';
-import { firstValueFrom, Subject, type Subscription } from 'rxjs';
+import { connectable, firstValueFrom, ReplaySubject, Subject, type Subscription } from 'rxjs';
 import { serveHealthProbes, type HealthProbeServer, type HealthProbesConfig } from '../../src/controller/healthProbes.js';
 import { informersReady } from '../../src/controller/informersReady.js';
 import { informer } from '../../src/informer/informer.js';
@@ -71,6 +71,20 @@ test('unsubscribing closes the server; a taken port is the error; bad config thr
   t.throws(() => serveHealthProbes({ port: -1 }), { instanceOf: TypeError, message: /port/ });
   t.throws(() => serveHealthProbes({ port: 0, readiness: { x: 'no' as never } }), { instanceOf: TypeError, message: /readiness check x/ });
   t.throws(() => serveHealthProbes({ port: 0, readiness: { 'a/b': () => true } }), { instanceOf: TypeError, message: /cannot be empty or contain/ });
+});
+
+test('as documented: firstValueFrom closes the server at once; held through connectable, it serves until unsubscribed', async (t) => {
+  const { url } = await firstValueFrom(serveHealthProbes({ port: 0, host: '127.0.0.1' }));
+  await t.throwsAsync(get(`${url}/healthz`), { code: 'ECONNREFUSED' } as never, 'closed as the first value was taken');
+  // The TSDoc example's way: a replay of one held subscription.
+  const probes = connectable(serveHealthProbes({ port: 0, host: '127.0.0.1', readiness: { informers: () => true } }), { connector: () => new ReplaySubject<HealthProbeServer>(1) });
+  const listening = probes.connect();
+  const held = await firstValueFrom(probes);
+  t.deepEqual(await get(`${held.url}/readyz`), { status: 200, text: 'ok' });
+  t.is((await firstValueFrom(probes)).url, held.url, 'read again: the same server');
+  t.deepEqual(await get(`${held.url}/healthz`), { status: 200, text: 'ok' });
+  listening.unsubscribe();
+  await t.throwsAsync(get(`${held.url}/healthz`), { code: 'ECONNREFUSED' } as never);
 });
 
 test('informersReady: not ready until every informer has synced, and while a watch backs off (statuses in band, as listWatch() sends them)', async (t) => {

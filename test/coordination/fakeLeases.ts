@@ -29,7 +29,7 @@ export function fakeLeases(scheduler: SchedulerLike, latencyMs = 10): FakeLeases
 
   // As the resource client reports a 409.
   const conflict = (verb: string, ref: LeaseRef): ControllerError =>
-    conflictError(new KubeApiError({ verb, resource: 'leases', namespace: ref.namespace, code: 409, status: { kind: 'Status', reason: verb === 'create' ? 'AlreadyExists' : 'Conflict', code: 409 } }), `${ref.namespace}/${ref.name}`);
+    conflictError(new KubeApiError({ verb, resource: 'leases', namespace: ref.namespace, code: 409, status: { kind: 'Status', reason: verb === 'create' ? 'AlreadyExists' : 'Conflict', code: 409 } }), { kind: 'Lease', namespace: ref.namespace, name: ref.name });
 
   const call = <R>(replica: string, verb: string, apply: () => R): Observable<R> => {
     const cut = cuts.get(replica);

@@ -23,7 +23,7 @@ test.serial('get, create and update, a stale write or a second create refused as
   t.truthy(created.metadata?.resourceVersion);
   const renewed = (await firstValueFrom(client.update(heldLease(created, { identity: 'me', leaseDurationSeconds: 15, now: Date.UTC(2026, 0, 1, 0, 0, 2) }))))!;
   t.like(await firstValueFrom(client.get(ref)), { spec: { renewTime: '2026-01-01T00:00:02.000000Z' }, metadata: { resourceVersion: renewed.metadata!.resourceVersion } });
-  const stale = await t.throwsAsync(firstValueFrom(client.update(heldLease(created, { identity: 'other', leaseDurationSeconds: 15, now: 0 }))), { name: 'ControllerError', message: /write conflict on default\/lock/ });
+  const stale = await t.throwsAsync(firstValueFrom(client.update(heldLease(created, { identity: 'other', leaseDurationSeconds: 15, now: 0 }))), { name: 'ControllerError', message: /^Lease lock in default changed under this update \(resourceVersion \d+ → newer\): another writer got there first/ });
   t.like(stale, { reason: 'conflict', cause: { code: 409 } });
   const { metadata, ...rest } = created;
   const again = await t.throwsAsync(firstValueFrom(client.create({ ...rest, metadata: { name: metadata!.name!, namespace: metadata!.namespace! } })));
