@@ -64,6 +64,7 @@ export async function createTestApiServer(config: TestApiServerConfig = {}): Pro
   for (const resource of config.resources ?? []) addResource(resource);
   const openWatches = new Set<OpenWatch>();
   let splitBytes: number | undefined;
+  let watchLag: { readonly ms: number; readonly resource: string | undefined } | undefined;
   const requestWaiters = new Set<() => void>();
   const notify = (): void => {
     for (const waiter of [...requestWaiters]) waiter();
@@ -73,6 +74,7 @@ export async function createTestApiServer(config: TestApiServerConfig = {}): Pro
     openWatches,
     watchesChanged: notify,
     splitBytes: () => splitBytes,
+    watchLagMs: (resource) => (watchLag !== undefined && (watchLag.resource === undefined || watchLag.resource === resource) ? watchLag.ms : 0),
     ignoreLimitForResourceVersionZero: config.ignoreLimitForResourceVersionZero ?? false,
     timing: {
       bookmarkIntervalMs: config.bookmarkIntervalMs ?? 60_000,
@@ -232,6 +234,10 @@ export async function createTestApiServer(config: TestApiServerConfig = {}): Pro
     splitWatchLines(bytes) {
       splitBytes = bytes;
     },
+    lagWatches(ms, resource) {
+      if (ms !== undefined && !(ms >= 0 && Number.isFinite(ms))) throw new TypeError(`[informer] lagWatches: ms must be a finite number >= 0, got ${String(ms)}`);
+      watchLag = ms === undefined || ms === 0 ? undefined : { ms, resource };
+    },
     emitMalformedLine: (line = '{"type":"ADDED","object":{"kind":\n', resource) => eachWatch(resource, (watch) => watch.writeRaw(line)),
     failNext: (rule) => void faults.failures.push({ rule, left: rule.count ?? 1 }),
     delayResponses: (rule) => void faults.delays.push({ rule, left: rule.count ?? Infinity }),
@@ -241,6 +247,7 @@ export async function createTestApiServer(config: TestApiServerConfig = {}): Pro
       faults.delays = [];
       faults.forbids = [];
       splitBytes = undefined;
+      watchLag = undefined;
     },
     setToken(token, options) {
       faults.token = token;
