@@ -2,6 +2,8 @@ import type { Frozen } from '../store/frozen.js';
 import { defer, identity, map, merge, mergeMap, NEVER, Observable, share, take, takeUntil, type MonoTypeOperatorFunction, type SchedulerLike } from 'rxjs';
 import { writeRecord as processWrites, type WriteRecord } from '../client/writeRecord.js';
 import { optionChecks } from '../options/optionChecks.js';
+import type { Leadership } from '../coordination/electionState.js';
+import { whileLeading } from '../coordination/whileLeading.js';
 import { ControllerError } from '../errors.js';
 import type { Informer } from '../informer/informer.js';
 import type { KubeObject } from '../store/kubeObject.js';
@@ -91,6 +93,18 @@ export interface ControllerConfig<T extends KubeObject> extends Omit<ReconcileOb
   readonly syncTimeoutMs?: number;
   /** Read-your-own-writes; on by default. See {@link ReadYourWrites}. */
   readonly readYourWrites?: ReadYourWrites;
+  /**
+   * Runs the reconciles only while this replica leads (`leaderElection()`; what
+   * `pipe(whileLeading(election))` does, plus `warmReplicas`). The output ends when the leadership does.
+   */
+  readonly leadership?: Observable<Leadership>;
+  /**
+   * With `leadership`: followers keep every informer of the controller connected and synced, so a
+   * new leader starts reconciling from a warm cache instead of a full List (controller-runtime's
+   * `EnableWarmup`). Default `false`, as there: every follower then holds a full cache and a watch
+   * per informer, which multiplies the API server's watch load and the memory by the replicas.
+   */
+  readonly warmReplicas?: boolean;
 }
 
 /**
@@ -151,7 +165,7 @@ export function controller<T extends KubeObject>(primary: ControllerInformer<T>,
   const informers = [primary, ...owned.map((o) => o.informer), ...watches.map((w) => w.informer)];
   const hold = holdUntilSynced<ControllerRequest>(informers, { timeoutMs: c.syncTimeoutMs });
 
-  return defer(() => {
+  const run$ = defer(() => {
     const stop$ = (shutdownOn ?? NEVER).pipe(take(1), share());
     // Which objects are being reconciled, to name them if the shutdown grace runs out.
     const running = new Set<string>();
@@ -189,6 +203,21 @@ export function controller<T extends KubeObject>(primary: ControllerInformer<T>,
     );
     return withShutdown(requests$.pipe(hold, takeUntil(stop$), work), stop$, keepConnected(informers), shutdownGraceMs, scheduler, running);
   });
+  if (c.leadership === undefined) return run$;
+  const leading$ = run$.pipe(whileLeading(c.leadership));
+  return c.warmReplicas ? warm(leading$, keepConnected(informers)) : leading$;
+}
+
+/** `outcomes$`, with the informers kept connected for as long as it is subscribed (warm replicas). */
+function warm(outcomes$: Observable<ControllerOutcome>, keep$: Observable<never>): Observable<ControllerOutcome> {
+  return new Observable<ControllerOutcome>((subscriber) => {
+    const keep = keep$.subscribe({ error: (error: unknown) => subscriber.error(error) });
+    const main = outcomes$.subscribe(subscriber);
+    return () => {
+      main.unsubscribe(); // the work stops before the informers are let go
+      keep.unsubscribe();
+    };
+  });
 }
 
 /**
@@ -198,7 +227,9 @@ export function controller<T extends KubeObject>(primary: ControllerInformer<T>,
 function resolveControllerConfig<T extends KubeObject>(primary: ControllerInformer<T>, config: ControllerConfig<T>) {
   const check = optionChecks('controller', config, false);
   if (!isInformer(primary)) check.fail('the primary must be an informer');
-  const { reconcile, errorPolicy, kind, filter, owns = [], watches = [], reconcileAllOn, triggers, shutdownOn, shutdownGraceMs, syncTimeoutMs, readYourWrites, ...queue } = config;
+  const { reconcile, errorPolicy, kind, filter, owns = [], watches = [], reconcileAllOn, triggers, shutdownOn, shutdownGraceMs, syncTimeoutMs, readYourWrites, leadership, warmReplicas, ...queue } = config;
+  if (leadership !== undefined && !(leadership instanceof Observable)) check.fail('leadership must be an Observable of Leadership (from leaderElection())');
+  if (warmReplicas === true && leadership === undefined) check.fail('warmReplicas needs leadership: followers are what it keeps warm');
   if (typeof reconcile !== 'function') check.fail(`config.reconcile must be a function, got ${typeof reconcile}`);
   check.func('config.errorPolicy', errorPolicy);
   const owned = owns.map((entry, i): OwnsConfig => {
@@ -240,6 +271,8 @@ function resolveControllerConfig<T extends KubeObject>(primary: ControllerInform
     scheduler: resolvedQueue.scheduler,
     shutdownGraceMs: check.nonNegative('shutdownGraceMs', shutdownGraceMs) ?? 30_000,
     syncTimeoutMs: check.nonNegative('syncTimeoutMs', syncTimeoutMs) ?? 120_000,
+    leadership,
+    warmReplicas: check.boolean('warmReplicas', warmReplicas) ?? false,
   };
 }
 
