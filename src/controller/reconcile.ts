@@ -1,9 +1,10 @@
-import { from, type ObservableInput, type OperatorFunction, type Subscription } from 'rxjs';
+import { type ObservableInput, type OperatorFunction, type Subscription } from 'rxjs';
 import { ControllerError } from '../errors.js';
 import { afterRun, type AfterRun, type RunEnd } from './afterRun.js';
 import { resolveReconcileConfig, type ReconcileConfig } from './reconcileConfig.js';
 import type { ReconcileReason } from './reconcileReason.js';
 import { readyLine } from './readyLine.js';
+import { runHandler } from './runHandler.js';
 import { workQueueStep } from './workQueueStep.js';
 import type { KeyState, QueueEffect, QueueInput, QueuePhase } from './workQueueState.js';
 import type { ReconcileResultLabel } from '../metrics/reconcileMetrics.js';
@@ -159,6 +160,9 @@ export function reconcile(handler: ReconcileHandler, config: ReconcileConfig = {
   const c = resolveReconcileConfig(config);
   const { scheduler, metrics, concurrency } = c;
 
+  // The runtime of the queue's state machine, and nothing else: it keeps the key states, the ready
+  // line, the timers and the running handlers, feeds every event to workQueueStep and performs the
+  // effects it returns. It stays one closure because all of these share the subscriber's lifetime.
   return operate<string | ReconcileRequest, ReconcileOutcome>((subscriber) => {
     const limiter = maxOfLimiters(itemExponentialLimiter(c.baseDelayMs, c.maxDelayMs), tokenBucketLimiter(c.retriesPerSecond, c.retryBurst, scheduler));
     const keys = new Map<string, KeyState>();
@@ -176,10 +180,10 @@ export function reconcile(handler: ReconcileHandler, config: ReconcileConfig = {
       else keys.set(key, view.key);
       if (view.key?.kind === 'holding') holding.add(key);
       else holding.delete(key);
-      for (const effect of effects) perform(key, effect, view.key);
+      for (const effect of effects) perform(key, effect);
     };
 
-    const perform = (key: string, effect: QueueEffect, state: KeyState | undefined): void => {
+    const perform = (key: string, effect: QueueEffect): void => {
       switch (effect.type) {
         case 'enqueue':
           line.put(key, effect.priority);
@@ -214,7 +218,6 @@ export function reconcile(handler: ReconcileHandler, config: ReconcileConfig = {
         case 'held':
           return metrics?.held?.(key);
       }
-      return void state;
     };
 
     const start = (key: string, reasons: readonly ReconcileReason[], freshness: RunFacts['freshness']): void => {
@@ -224,20 +227,8 @@ export function reconcile(handler: ReconcileHandler, config: ReconcileConfig = {
       const run: Run = { abort, reasons, freshness, timedOut: false };
       runs.set(key, run);
       if (c.timeoutMs > 0) run.timeout = scheduler.schedule(() => ((run.timedOut = true), step(key, { type: 'timeout' })), c.timeoutMs);
-      let output: ObservableInput<ReconcileResult> | ReconcileResult;
-      try {
-        output = handler(key, { retries: limiter.retries(key), signal: abort.signal, reasons });
-      } catch (error) {
-        return finish(key, run, { threw: true, error });
-      }
-      if (!isObservableInput(output)) return finish(key, run, { threw: false, value: output });
-      let last: ReconcileResult;
-      const subscription = from(output).subscribe({
-        next: (value) => (last = value),
-        error: (error) => finish(key, run, { threw: true, error }),
-        complete: () => finish(key, run, { threw: false, value: last }),
-      });
-      if (runs.get(key) === run) run.subscription = subscription;
+      const subscription = runHandler(() => handler(key, { retries: limiter.retries(key), signal: abort.signal, reasons }), (end) => finish(key, run, end));
+      if (subscription !== undefined && runs.get(key) === run) run.subscription = subscription;
     };
 
     const finish = (key: string, run: Run, end: RunEnd): void => {
@@ -371,10 +362,3 @@ function resultLabel(decision: AfterRun): ReconcileResultLabel {
       return 'terminal';
   }
 }
-
-function isObservableInput(value: unknown): value is ObservableInput<ReconcileResult> {
-  if (value === null || typeof value !== 'object') return false;
-  const candidate = value as { then?: unknown; subscribe?: unknown; [Symbol.asyncIterator]?: unknown };
-  return typeof candidate.then === 'function' || typeof candidate.subscribe === 'function' || typeof candidate[Symbol.asyncIterator] === 'function';
-}
-
