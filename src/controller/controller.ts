@@ -127,6 +127,15 @@ export interface ControllerConfig<T extends KubeObject> extends Omit<ReconcileOb
  *   more run after it; failures retry with per-key exponential backoff (5 ms doubling to 1,000 s,
  *   under a 10/s bucket); `{ requeueAfterMs }` runs it again later; a `terminal()` error stops
  *   retrying; the `errorPolicy` may choose the delay instead.
+ * - Real changes run first: objects of the initial list, resyncs and `reconcileAllOn` wait behind
+ *   them (`priority`, on by default); `debounceMs` folds bursts; `timeoutMs` aborts long runs; the
+ *   reconciler's context and each outcome carry the `reasons` of the run.
+ * - Read-your-own-writes (`readYourWrites`, on by default): a run does not start while the primary
+ *   cache is older than this process's newest write of the object (any `resourceClient()` write,
+ *   by uid) or still holds one it deleted, for up to 10 s; then it starts and its outcome says
+ *   `freshness.behind`.
+ * - With `leadership`, reconciles run only while this replica leads; `warmReplicas` keeps the
+ *   informers synced on followers.
  * - Nothing runs before every informer has synced (requests meanwhile are deduplicated); a sync
  *   that takes longer than `syncTimeoutMs` errors with the informer's `NotSyncedError`.
  * - Cold, like every stage here: nothing starts until subscribed; it keeps its informers running
