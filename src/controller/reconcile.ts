@@ -1,7 +1,7 @@
-import { type ObservableInput, type OperatorFunction, type Subscription } from 'rxjs';
+import { type ObservableInput, type OperatorFunction, type SchedulerLike, type Subscription } from 'rxjs';
 import { ControllerError } from '../errors.js';
 import { afterRun, type AfterRun, type RunEnd } from './afterRun.js';
-import { resolveReconcileConfig, type ReconcileConfig } from './reconcileConfig.js';
+import { resolveReconcileConfig, type ReconcileConfig, type ResolvedReconcileConfig } from './reconcileConfig.js';
 import type { ReconcileReason } from './reconcileReason.js';
 import { readyLine } from './readyLine.js';
 import { runHandler } from './runHandler.js';
@@ -10,7 +10,7 @@ import type { KeyState, QueueEffect, QueueInput, QueuePhase } from './workQueueS
 import type { ReconcileResultLabel } from '../metrics/reconcileMetrics.js';
 import { operate } from '../operators/operate.js';
 import { describe } from '../options/optionChecks.js';
-import { itemExponentialLimiter, maxOfLimiters, tokenBucketLimiter } from './rateLimiter.js';
+import { itemExponentialLimiter, maxOfLimiters, tokenBucketLimiter, type RateLimiter } from './rateLimiter.js';
 
 /**
  * What a reconcile handler returns or resolves to: `{ requeueAfterMs }` to have the key run again
@@ -167,7 +167,10 @@ export function reconcile(handler: ReconcileHandler, config: ReconcileConfig = {
     const limiter = maxOfLimiters(itemExponentialLimiter(c.baseDelayMs, c.maxDelayMs), tokenBucketLimiter(c.retriesPerSecond, c.retryBurst, scheduler));
     const keys = new Map<string, KeyState>();
     const line = readyLine();
-    const timers = new Map<string, Subscription>();
+    const timers = keyTimers(scheduler, (key) => {
+      step(key, { type: 'due', now: scheduler.now() });
+      pump();
+    });
     const runs = new Map<string, Run>();
     const holding = new Set<string>();
     let phase: QueuePhase = 'open';
@@ -189,20 +192,10 @@ export function reconcile(handler: ReconcileHandler, config: ReconcileConfig = {
           line.put(key, effect.priority);
           if (!effect.counted) metrics?.added(key, scheduler.now());
           return;
-        case 'timer': {
-          timers.get(key)?.unsubscribe();
-          const timer = scheduler.schedule(() => {
-            timers.delete(key);
-            step(key, { type: 'due', now: scheduler.now() });
-            pump();
-          }, Math.max(0, effect.at - scheduler.now()));
-          timers.set(key, timer);
-          return;
-        }
+        case 'timer':
+          return timers.set(key, effect.at);
         case 'cancelTimer':
-          timers.get(key)?.unsubscribe();
-          timers.delete(key);
-          return;
+          return timers.cancel(key);
         case 'start':
           return start(key, effect.reasons, effect.heldMs > 0 || effect.waitedOut ? { heldMs: effect.heldMs, behind: effect.waitedOut } : undefined);
         case 'abort': {
@@ -237,23 +230,11 @@ export function reconcile(handler: ReconcileHandler, config: ReconcileConfig = {
       run.timeout?.unsubscribe();
       const raw = afterRun(key, end, run.timedOut ? timeoutError(key, c.timeoutMs) : undefined);
       const decision: AfterRun = raw.type === 'requeueAfter' && !c.priority ? { ...raw, priority: undefined } : raw;
-      const retryAfterMs = decision.type === 'rateLimited' ? delayAfterFailure(key, decision.error) : 0;
+      const retryAfterMs = decision.type === 'rateLimited' ? delayAfterFailure(limiter, c.retryDelay, key, decision.error) : 0;
       metrics?.done(key, scheduler.now(), resultLabel(decision));
       step(key, { type: 'done', now: scheduler.now(), decision, retryAfterMs, failures: limiter.retries(key) });
       subscriber.next(outcomeOf(key, decision, retryAfterMs, limiter.retries(key), line.size, run));
       pump();
-    };
-
-    const delayAfterFailure = (key: string, error: unknown): number => {
-      const backoff = limiter.when(key);
-      if (c.retryDelay === undefined) return backoff;
-      let chosen: number | undefined;
-      try {
-        chosen = c.retryDelay(error, key, limiter.retries(key));
-      } catch {
-        chosen = undefined; // a throwing policy keeps the backoff
-      }
-      return typeof chosen === 'number' && chosen >= 0 ? chosen : backoff;
     };
 
     // One loop starts handlers. A handler that finishes synchronously calls pump() again from
@@ -296,7 +277,6 @@ export function reconcile(handler: ReconcileHandler, config: ReconcileConfig = {
       },
       finalize() {
         caughtUp?.unsubscribe();
-        for (const timer of timers.values()) timer.unsubscribe();
         timers.clear();
         for (const { abort, subscription, timeout } of runs.values()) {
           abort.abort(new Error('[informer] reconcile: unsubscribed'));
@@ -311,6 +291,39 @@ export function reconcile(handler: ReconcileHandler, config: ReconcileConfig = {
       },
     };
   });
+}
+
+/** The delay before a failed key runs again: its backoff (which counts the failure), or what the error policy picks. */
+function delayAfterFailure(limiter: RateLimiter, retryDelay: ResolvedReconcileConfig['retryDelay'], key: string, error: unknown): number {
+  const backoff = limiter.when(key);
+  if (retryDelay === undefined) return backoff;
+  let chosen: number | undefined;
+  try {
+    chosen = retryDelay(error, key, limiter.retries(key));
+  } catch {
+    chosen = undefined; // a throwing policy keeps the backoff
+  }
+  return typeof chosen === 'number' && chosen >= 0 ? chosen : backoff;
+}
+
+/** One timer per key on `scheduler`, firing `due(key)` at a time; setting one replaces the key's last. */
+function keyTimers(scheduler: SchedulerLike, due: (key: string) => void) {
+  const timers = new Map<string, Subscription>();
+  const cancel = (key: string): void => {
+    timers.get(key)?.unsubscribe();
+    timers.delete(key);
+  };
+  return {
+    set(key: string, at: number): void {
+      cancel(key);
+      timers.set(key, scheduler.schedule(() => (timers.delete(key), due(key)), Math.max(0, at - scheduler.now())));
+    },
+    cancel,
+    clear(): void {
+      for (const timer of timers.values()) timer.unsubscribe();
+      timers.clear();
+    },
+  };
 }
 
 /** A handler run in progress. */
