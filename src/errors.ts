@@ -372,8 +372,10 @@ export function notSyncedError(reason: NotSyncedReason, informer: string | undef
  *   or `Set` value), or a status edit that changed more than `status`.
  * - `shutdownTimeout` — reconciles were still running when the shutdown grace period ended; they
  *   were aborted.
+ * - `timeout` — a reconcile run outlived the queue's `timeoutMs`; its signal was aborted and the run
+ *   failed (retried with backoff).
  */
-export type ControllerErrorReason = 'conflict' | 'terminal' | 'alreadyOwned' | 'invalidEdit' | 'shutdownTimeout';
+export type ControllerErrorReason = 'conflict' | 'terminal' | 'alreadyOwned' | 'invalidEdit' | 'shutdownTimeout' | 'timeout';
 
 /** Options of the {@link ControllerError} constructor. */
 export interface ControllerErrorOptions {

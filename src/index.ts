@@ -50,7 +50,9 @@ export type { IndexReducerConfig } from './operators/indexReducer.js';
 
 /* Controllers: from changes to work */
 export { reconcile } from './controller/reconcile.js';
-export type { ReconcileConfig, ReconcileContext, ReconcileHandler, ReconcileOutcome, ReconcileResult } from './controller/reconcile.js';
+export type { CacheFreshness, ReconcileConfig, ReconcileContext, ReconcileHandler, ReconcileOutcome, ReconcileRequest, ReconcileResult, RunFacts } from './controller/reconcile.js';
+export { lowPriority } from './controller/reconcileReason.js';
+export type { ReconcileReason } from './controller/reconcileReason.js';
 export { predicateFilter } from './controller/predicateFilter.js';
 export type { PredicateFilterConfig } from './controller/predicateFilter.js';
 export { predicates } from './controller/predicates.js';

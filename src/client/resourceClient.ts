@@ -11,6 +11,7 @@ import type { KubeObject } from '../store/kubeObject.js';
 import type { TypedObjectRef } from '../store/objectRef.js';
 import { controllerReference, ownerReferencesOf } from '../store/ownerReferences.js';
 import { editPatch, type JsonPatchOperation } from './editPatch.js';
+import { writeRecord } from './writeRecord.js';
 
 /** Options every request takes. */
 export interface RequestOptions {
@@ -158,13 +159,16 @@ export function resourceClient(kubeConfig: KubeConfig, config: ResourceClientCon
     const where = await locate(target, signal);
     const path = request.collection ? where.path : `${where.path}/${encodeURIComponent(target.name)}${request.subresource ? `/${request.subresource}` : ''}`;
     const query = request.query?.toString();
+    // Read-your-own-writes: the answer to every write is noted in the process's write record.
+    const dryRun = request.query?.has('dryRun') === true || request.body?.includes('"dryRun"') === true;
+    const noted = (body: unknown): unknown => (verb !== 'get' && !dryRun && writeRecord.noteResponse(verb, body), body);
     const once = (): Observable<R> =>
       httpRequest<unknown>(
         transport,
         { method: request.method, pathAndQuery: query ? `${path}?${query}` : path, accept: 'application/json', ...(request.body !== undefined ? { body: request.body } : {}), ...(request.contentType ? { contentType: request.contentType } : {}) },
         { verb, resource: where.name, namespace: where.namespace },
         (response, subscriber) => readJson(response, subscriber, undefined, verb),
-      ).pipe(map(read));
+      ).pipe(map((body) => read(noted(body))));
     try {
       return await toPromise(once(), signal);
     } catch (error) {

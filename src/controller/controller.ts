@@ -1,5 +1,9 @@
 import type { Frozen } from '../store/frozen.js';
-import { asyncScheduler, defer, identity, map, merge, NEVER, Observable, of, share, take, takeUntil, type MonoTypeOperatorFunction, type SchedulerLike } from 'rxjs';
+import { defer, identity, map, merge, mergeMap, NEVER, Observable, share, take, takeUntil, type MonoTypeOperatorFunction, type SchedulerLike } from 'rxjs';
+import { writeRecord as processWrites, type WriteRecord } from '../client/writeRecord.js';
+import { optionChecks } from '../options/optionChecks.js';
+import type { Leadership } from '../coordination/electionState.js';
+import { whileLeading } from '../coordination/whileLeading.js';
 import { ControllerError } from '../errors.js';
 import type { Informer } from '../informer/informer.js';
 import type { KubeObject } from '../store/kubeObject.js';
@@ -7,12 +11,14 @@ import type { Notification } from '../store/notification.js';
 import { holdUntilSynced } from './holdUntilSynced.js';
 import { keepConnected } from './keepConnected.js';
 import { refOfCacheKey, type ObjectRef } from '../store/objectRef.js';
+import { cacheFreshness } from './cacheFreshness.js';
+import { primaryRequest, relatedRequests } from './changeRequests.js';
 import type { OwnerMatch } from '../store/ownerReferences.js';
-import { checkReconcileConfig } from './reconcile.js';
-import { reconcileAllOf } from './reconcileAllOf.js';
-import { reconcileObjects, type ControllerOutcome, type ErrorPolicy, type ReconcileObjectsConfig, type Reconciler } from './reconcileObjects.js';
-import { toOwnerRefs, type OwnerType } from './toOwnerRefs.js';
-import { toRefs } from './toRefs.js';
+import { resolveReconcileConfig } from './reconcileConfig.js';
+import { lowPriority, type ReconcileReason } from './reconcileReason.js';
+import { reconcileObjects, type ControllerOutcome, type ControllerRequest, type ErrorPolicy, type ReconcileObjectsConfig, type Reconciler } from './reconcileObjects.js';
+import { ownerRefsOfChange, type OwnerType } from './toOwnerRefs.js';
+import { refsOfChange } from './toRefs.js';
 
 /** What the controller needs of an informer: its changes and snapshot, its sync (`synced$`, `whenSynced`), `connect()` and `status$` to keep it running and see it fail. */
 export type ControllerInformer<T extends KubeObject> = Pick<Informer<T>, 'changes$' | 'snapshot' | 'synced$' | 'whenSynced' | 'connect' | 'status$'>;
@@ -32,10 +38,26 @@ export interface WatchesConfig<C extends KubeObject = KubeObject> {
   /** Object of this informer (as its cache holds it, frozen) → refs of primary objects to reconcile. */
   readonly map: (object: Frozen<C>) => readonly ObjectRef[];
   readonly filter?: MonoTypeOperatorFunction<Notification<C>>;
+  /** Names this source in the reasons of the runs it asks for (`watched`). Default `watches[<index>]`. */
+  readonly name?: string;
 }
 
+/**
+ * Read-your-own-writes of {@link controller}: `true` (default) holds a run of an object while the
+ * primary cache holds an older version than the newest this process wrote to it, or still holds
+ * an object this process deleted; `false` turns it off.
+ */
+export type ReadYourWrites =
+  | boolean
+  | {
+      /** The longest a run waits for the cache; then it starts, and its outcome says `freshness.behind`. Default 10 000. */
+      readonly waitMs?: number;
+      /** The writes to compare with. Default: the process's `writeRecord`, which every `resourceClient()` writes to. */
+      readonly record?: WriteRecord;
+    };
+
 /** Options of {@link controller}. Queue options (`concurrency`, backoff, `scheduler`, `metrics`) are {@link reconcile}'s. */
-export interface ControllerConfig<T extends KubeObject> extends Omit<ReconcileObjectsConfig<T>, 'drain' | 'kind'> {
+export interface ControllerConfig<T extends KubeObject> extends Omit<ReconcileObjectsConfig<T>, 'drain' | 'kind' | 'freshness' | 'freshnessWaitMs'> {
   /** Reconciles one object of the primary informer. */
   readonly reconcile: Reconciler<T>;
   /** What happens after a failure; see {@link ErrorPolicy}. Default: per-key backoff. */
@@ -69,6 +91,20 @@ export interface ControllerConfig<T extends KubeObject> extends Omit<ReconcileOb
    * scheduler) before erroring with its `NotSyncedError` (`timeout`). Default 120 000; `0` waits for ever.
    */
   readonly syncTimeoutMs?: number;
+  /** Read-your-own-writes; on by default. See {@link ReadYourWrites}. */
+  readonly readYourWrites?: ReadYourWrites;
+  /**
+   * Runs the reconciles only while this replica leads (`leaderElection()`; what
+   * `pipe(whileLeading(election))` does, plus `warmReplicas`). The output ends when the leadership does.
+   */
+  readonly leadership?: Observable<Leadership>;
+  /**
+   * With `leadership`: followers keep every informer of the controller connected and synced, so a
+   * new leader starts reconciling from a warm cache instead of a full List (controller-runtime's
+   * `EnableWarmup`). Default `false`, as there: every follower then holds a full cache and a watch
+   * per informer, which multiplies the API server's watch load and the memory by the replicas.
+   */
+  readonly warmReplicas?: boolean;
 }
 
 /**
@@ -91,6 +127,15 @@ export interface ControllerConfig<T extends KubeObject> extends Omit<ReconcileOb
  *   more run after it; failures retry with per-key exponential backoff (5 ms doubling to 1,000 s,
  *   under a 10/s bucket); `{ requeueAfterMs }` runs it again later; a `terminal()` error stops
  *   retrying; the `errorPolicy` may choose the delay instead.
+ * - Real changes run first: objects of the initial list, resyncs and `reconcileAllOn` wait behind
+ *   them (`priority`, on by default); `debounceMs` folds bursts; `timeoutMs` aborts long runs; the
+ *   reconciler's context and each outcome carry the `reasons` of the run.
+ * - Read-your-own-writes (`readYourWrites`, on by default): a run does not start while the primary
+ *   cache is older than this process's newest write of the object (any `resourceClient()` write,
+ *   by uid) or still holds one it deleted, for up to 10 s; then it starts and its outcome says
+ *   `freshness.behind`.
+ * - With `leadership`, reconciles run only while this replica leads; `warmReplicas` keeps the
+ *   informers synced on followers.
  * - Nothing runs before every informer has synced (requests meanwhile are deduplicated); a sync
  *   that takes longer than `syncTimeoutMs` errors with the informer's `NotSyncedError`.
  * - Cold, like every stage here: nothing starts until subscribed; it keeps its informers running
@@ -124,37 +169,20 @@ export interface ControllerConfig<T extends KubeObject> extends Omit<ReconcileOb
  * @returns a cold Observable of {@link ControllerOutcome}s.
  */
 export function controller<T extends KubeObject>(primary: ControllerInformer<T>, config: ControllerConfig<T>): Observable<ControllerOutcome> {
-  const { reconcile: reconciler, errorPolicy, kind, filter, owns = [], watches = [], reconcileAllOn, triggers, shutdownOn, shutdownGraceMs = 30_000, syncTimeoutMs = 120_000, ...queue } = config ?? ({} as ControllerConfig<T>);
-  if (!isInformer(primary)) throw new TypeError('[informer] controller: the primary must be an informer');
-  if (typeof reconciler !== 'function') throw new TypeError('[informer] controller: config.reconcile must be a function');
-  if (errorPolicy !== undefined && typeof errorPolicy !== 'function') throw new TypeError('[informer] controller: config.errorPolicy must be a function');
-  if (!(shutdownGraceMs >= 0)) throw new TypeError(`[informer] controller: shutdownGraceMs must be >= 0, got ${String(shutdownGraceMs)}`);
-  const owned = owns.map((entry, i): OwnsConfig => {
-    const config = isInformer(entry) ? { informer: entry } : entry;
-    if (!isInformer(config?.informer)) throw new TypeError(`[informer] controller: owns[${i}] is not an informer`);
-    return config;
-  });
-  watches.forEach((entry, i) => {
-    if (!isInformer(entry?.informer) || typeof entry.map !== 'function') throw new TypeError(`[informer] controller: watches[${i}] needs an informer and a map function`);
-  });
-  const ownerType = kind ?? kindOf(primary);
-  if (owned.length > 0 && ownerType === undefined) {
-    throw new TypeError("[informer] controller: owns needs the primary's kind: pass kind: { apiVersion, kind }, or use a factory informer that knows its kind (asked for by { apiVersion, kind }, a built-in, or synced once)");
-  }
-  const scheduler = queue.scheduler ?? asyncScheduler;
-  const workConfig = { ...queue, drain: false, ...(errorPolicy ? { errorPolicy } : {}), ...(ownerType ? { kind: ownerType } : {}) };
-  checkReconcileConfig(workConfig); // bad queue options throw now, not at subscribe (the queue is built per subscription)
+  const c = resolveControllerConfig(primary, config);
+  const { owned, watches, reconcileAllOn, triggers, shutdownOn, shutdownGraceMs, filter, ownerType, scheduler } = c;
   const informers = [primary, ...owned.map((o) => o.informer), ...watches.map((w) => w.informer)];
-  const hold = holdUntilSynced(informers, { timeoutMs: syncTimeoutMs });
+  const hold = holdUntilSynced<ControllerRequest>(informers, { timeoutMs: c.syncTimeoutMs });
 
-  return defer(() => {
+  const run$ = defer(() => {
     const stop$ = (shutdownOn ?? NEVER).pipe(take(1), share());
     // Which objects are being reconciled, to name them if the shutdown grace runs out.
     const running = new Set<string>();
-    const user = queue.metrics;
-    const work = reconcileObjects<T>(primary, reconciler, {
-      ...workConfig,
+    const user = c.queue.metrics;
+    const work = reconcileObjects<T>(primary, c.reconcile, {
+      ...c.queue,
       metrics: {
+        ...user,
         started: (concurrency) => user?.started?.(concurrency),
         added: (key, now) => user?.added(key, now),
         taken: (key, now) => (running.add(key), user?.taken(key, now)),
@@ -163,17 +191,106 @@ export function controller<T extends KubeObject>(primary: ControllerInformer<T>,
         stopped: () => (running.clear(), user?.stopped?.()),
       },
     });
-    const refs$ = merge(
+    const requests$ = merge(
       // What is cached already (an informer that was running), then every change.
-      of(undefined).pipe(reconcileAllOf(primary)),
-      primary.changes$.pipe(filter ?? identity, map((change) => refOfCacheKey(change.key))),
-      ...owned.map((o) => o.informer.changes$.pipe(o.filter ?? identity, toOwnerRefs(ownerType!, o.match ? { match: o.match } : {}))),
-      ...watches.map((w) => w.informer.changes$.pipe(w.filter ?? identity, toRefs(w.map))),
-      ...(reconcileAllOn ? [reconcileAllOn.pipe(reconcileAllOf(primary))] : []),
-      ...(triggers ? [triggers] : []),
+      defer(() => [...primary.snapshot.keys()]).pipe(map((key): ControllerRequest => ({ ref: refOfCacheKey(key), priority: lowPriority, reasons: [{ type: 'initial', ...rvOf(primary.snapshot.get(key)) }] }))),
+      primary.changes$.pipe(filter ?? identity, map(primaryRequest)),
+      ...owned.map((o) =>
+        o.informer.changes$.pipe(
+          o.filter ?? identity,
+          mergeMap((change) => relatedRequests(change, ownerRefsOfChange(change, ownerType!, o.match ?? 'controller'), { type: 'owned', child: refOfCacheKey(change.key) })),
+        ),
+      ),
+      ...watches.map((w, i) =>
+        w.informer.changes$.pipe(
+          w.filter ?? identity,
+          mergeMap((change) => relatedRequests(change, refsOfChange(change, w.map), { type: 'watched', source: w.name ?? `watches[${i}]`, object: refOfCacheKey(change.key) })),
+        ),
+      ),
+      ...(reconcileAllOn ? [reconcileAllOn.pipe(mergeMap(() => [...primary.snapshot.keys()].map((key): ControllerRequest => ({ ref: refOfCacheKey(key), priority: lowPriority, reasons: all }))))] : []),
+      ...(triggers ? [triggers.pipe(map((ref): ControllerRequest => ({ ref, reasons: triggered })))] : []),
     );
-    return withShutdown(refs$.pipe(hold, takeUntil(stop$), work), stop$, keepConnected(informers), shutdownGraceMs, scheduler, running);
+    return withShutdown(requests$.pipe(hold, takeUntil(stop$), work), stop$, keepConnected(informers), shutdownGraceMs, scheduler, running);
   });
+  if (c.leadership === undefined) return run$;
+  const leading$ = run$.pipe(whileLeading(c.leadership));
+  return c.warmReplicas ? warm(leading$, keepConnected(informers)) : leading$;
+}
+
+/** `outcomes$`, with the informers kept connected for as long as it is subscribed (warm replicas). */
+function warm(outcomes$: Observable<ControllerOutcome>, keep$: Observable<never>): Observable<ControllerOutcome> {
+  return new Observable<ControllerOutcome>((subscriber) => {
+    const keep = keep$.subscribe({ error: (error: unknown) => subscriber.error(error) });
+    const main = outcomes$.subscribe(subscriber);
+    return () => {
+      main.unsubscribe(); // the work stops before the informers are let go
+      keep.unsubscribe();
+    };
+  });
+}
+
+/**
+ * Checks {@link controller}'s options and fills in its defaults (every controller default is
+ * here; the queue's are {@link resolveReconcileConfig}'s).
+ */
+function resolveControllerConfig<T extends KubeObject>(primary: ControllerInformer<T>, config: ControllerConfig<T>) {
+  const check = optionChecks('controller', config, false);
+  if (!isInformer(primary)) check.fail('the primary must be an informer');
+  const { reconcile, errorPolicy, kind, filter, owns = [], watches = [], reconcileAllOn, triggers, shutdownOn, shutdownGraceMs, syncTimeoutMs, readYourWrites, leadership, warmReplicas, ...queue } = config;
+  if (leadership !== undefined && !(leadership instanceof Observable)) check.fail('leadership must be an Observable of Leadership (from leaderElection())');
+  if (warmReplicas === true && leadership === undefined) check.fail('warmReplicas needs leadership: followers are what it keeps warm');
+  if (typeof reconcile !== 'function') check.fail(`config.reconcile must be a function, got ${typeof reconcile}`);
+  check.func('config.errorPolicy', errorPolicy);
+  const owned = owns.map((entry, i): OwnsConfig => {
+    const own = isInformer(entry) ? { informer: entry } : entry;
+    if (!isInformer(own?.informer)) check.fail(`owns[${i}] is not an informer`);
+    return own;
+  });
+  watches.forEach((entry, i) => {
+    if (!isInformer(entry?.informer) || typeof entry.map !== 'function') check.fail(`watches[${i}] needs an informer and a map function`);
+  });
+  const ownerType = kind ?? kindOf(primary);
+  if (owned.length > 0 && ownerType === undefined) {
+    check.fail("owns needs the primary's kind: pass kind: { apiVersion, kind }, or use a factory informer that knows its kind (asked for by { apiVersion, kind }, a built-in, or synced once)");
+  }
+  const ryw = readYourWrites ?? true;
+  if (typeof ryw !== 'boolean' && (ryw === null || typeof ryw !== 'object')) check.fail('readYourWrites must be a boolean or { waitMs?, record? }');
+  const rywWaitMs = typeof ryw === 'object' ? check.nonNegative('readYourWrites.waitMs', ryw.waitMs) : undefined;
+  const record = typeof ryw === 'object' && ryw.record !== undefined ? ryw.record : processWrites;
+  const queueConfig = {
+    ...queue,
+    drain: false,
+    ...(errorPolicy ? { errorPolicy } : {}),
+    ...(ownerType ? { kind: ownerType } : {}),
+    ...(ryw !== false ? { freshness: cacheFreshness(primary as ControllerInformer<KubeObject>, record) } : {}),
+    ...(rywWaitMs !== undefined ? { freshnessWaitMs: rywWaitMs } : {}),
+  };
+  // Bad queue options throw now, not at subscribe (the queue is built per subscription).
+  const resolvedQueue = resolveReconcileConfig(queueConfig, 'controller');
+  return {
+    reconcile,
+    filter,
+    owned,
+    watches,
+    reconcileAllOn,
+    triggers,
+    shutdownOn,
+    ownerType,
+    queue: queueConfig,
+    scheduler: resolvedQueue.scheduler,
+    shutdownGraceMs: check.nonNegative('shutdownGraceMs', shutdownGraceMs) ?? 30_000,
+    syncTimeoutMs: check.nonNegative('syncTimeoutMs', syncTimeoutMs) ?? 120_000,
+    leadership,
+    warmReplicas: check.boolean('warmReplicas', warmReplicas) ?? false,
+  };
+}
+
+const all: readonly ReconcileReason[] = [{ type: 'reconcileAll' }];
+const triggered: readonly ReconcileReason[] = [{ type: 'trigger' }];
+
+function rvOf(object: KubeObject | undefined): { resourceVersion?: string } {
+  const rv = object?.metadata?.resourceVersion;
+  return typeof rv === 'string' ? { resourceVersion: rv } : {};
 }
 
 /**

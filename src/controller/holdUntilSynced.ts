@@ -2,6 +2,8 @@ import { combineLatest, filter, NEVER, Observable, take, type MonoTypeOperatorFu
 import type { Informer } from '../informer/informer.js';
 import type { KubeObject } from '../store/kubeObject.js';
 import { refCacheKey, type ObjectRef } from '../store/objectRef.js';
+import type { ControllerRequest } from './reconcileObjects.js';
+import { mergeReasons } from './reconcileReason.js';
 
 /** Options of {@link holdUntilSynced}. */
 export interface HoldUntilSyncedConfig {
@@ -21,6 +23,8 @@ export type SyncSource = Pick<Informer<KubeObject>, 'synced$' | 'whenSynced'>;
  * the order it first came) and passes the rest as they come: a controller never reconciles from a
  * half-filled cache (controller-runtime starts workers after `WaitForCacheSync`, kube-rs delays its
  * runner until the store is ready). Requests that arrive meanwhile are deduplicated, not lost.
+ * {@link ControllerRequest}s of one key are merged into one with the highest priority and every
+ * reason, so an owner of a listed child runs once, not once per request.
  *
  * ```text
  * refs:    -a-b-a------c--|
@@ -40,7 +44,7 @@ export type SyncSource = Pick<Informer<KubeObject>, 'synced$' | 'whenSynced'>;
  * @param config the timeout.
  * @returns an operator on refs.
  */
-export function holdUntilSynced(informers: readonly SyncSource[], config: HoldUntilSyncedConfig = {}): MonoTypeOperatorFunction<ObjectRef> {
+export function holdUntilSynced<R extends ObjectRef | ControllerRequest = ObjectRef>(informers: readonly SyncSource[], config: HoldUntilSyncedConfig = {}): MonoTypeOperatorFunction<R> {
   const { timeoutMs = 120_000 } = config;
   if (!Array.isArray(informers) || informers.some((i) => !(i?.synced$ instanceof Observable) || typeof i.whenSynced !== 'function')) {
     throw new TypeError('[informer] holdUntilSynced: expected an array of informers');
@@ -48,16 +52,19 @@ export function holdUntilSynced(informers: readonly SyncSource[], config: HoldUn
   if (!(timeoutMs >= 0)) throw new TypeError(`[informer] holdUntilSynced: timeoutMs must be >= 0, got ${String(timeoutMs)}`);
   const waitMs = timeoutMs > 0 && Number.isFinite(timeoutMs) ? timeoutMs : undefined;
   return (source) =>
-    new Observable<ObjectRef>((subscriber) => {
-      const held = new Map<string, ObjectRef>();
+    new Observable<R>((subscriber) => {
+      const held = new Map<string, R>();
       let ready = informers.length === 0;
       // The input first: of one update, its notifications then reach us before its synced flag does.
       const input = source.subscribe({
         next: (ref) => {
           if (ready) subscriber.next(ref);
           else {
-            const key = refCacheKey(ref);
-            if (!held.has(key)) held.set(key, ref);
+            // A plain ref is held once; requests are all kept, for their priorities and reasons.
+            const key = refCacheKey('ref' in ref ? ref.ref : ref);
+            const same = held.get(key);
+            if (same === undefined) held.set(key, ref);
+            else if ('ref' in ref && 'ref' in same) held.set(key, mergeRequests(same, ref) as R);
           }
         },
         error: (error: unknown) => subscriber.error(error),
@@ -88,4 +95,9 @@ export function holdUntilSynced(informers: readonly SyncSource[], config: HoldUn
         held.clear();
       };
     });
+}
+
+/** One request for both: the higher priority (absent counts as 0), the reasons of both. */
+function mergeRequests(a: ControllerRequest, b: ControllerRequest): ControllerRequest {
+  return { ref: a.ref, priority: Math.max(a.priority ?? 0, b.priority ?? 0), reasons: mergeReasons(a.reasons ?? [], b.reasons ?? []) };
 }

@@ -13,9 +13,9 @@
 
 /* The controller: triggers → wait for sync → the work queue → outcomes */
 export { controller } from './controller.js';
-export type { ControllerConfig, ControllerInformer, OwnsConfig, WatchesConfig } from './controller.js';
+export type { ControllerConfig, ControllerInformer, OwnsConfig, ReadYourWrites, WatchesConfig } from './controller.js';
 export { reconcileObjects } from './reconcileObjects.js';
-export type { Action, ControllerContext, ControllerOutcome, ErrorPolicy, ReconcileObjectsConfig, Reconciler } from './reconcileObjects.js';
+export type { Action, ControllerContext, ControllerOutcome, ControllerRequest, ErrorPolicy, ReconcileObjectsConfig, Reconciler } from './reconcileObjects.js';
 export { toOwnerRefs } from './toOwnerRefs.js';
 export type { OwnerType, ToOwnerRefsConfig } from './toOwnerRefs.js';
 export { toRefs } from './toRefs.js';
@@ -28,7 +28,11 @@ export { terminal } from './terminal.js';
 
 /* The work queue and event filters (also in the main entry) */
 export { reconcile } from './reconcile.js';
-export type { ReconcileConfig, ReconcileContext, ReconcileHandler, ReconcileOutcome, ReconcileResult } from './reconcile.js';
+export type { CacheFreshness, ReconcileConfig, ReconcileContext, ReconcileHandler, ReconcileOutcome, ReconcileRequest, ReconcileResult, RunFacts } from './reconcile.js';
+export { lowPriority } from './reconcileReason.js';
+export type { ReconcileReason } from './reconcileReason.js';
+export { createWriteRecord, writeRecord } from '../client/writeRecord.js';
+export type { WriteRecord, WrittenObject } from '../client/writeRecord.js';
 export { predicateFilter } from './predicateFilter.js';
 export type { PredicateFilterConfig } from './predicateFilter.js';
 export { predicates } from './predicates.js';

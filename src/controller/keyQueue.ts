@@ -7,19 +7,19 @@
  * entries in front of it until the table is rebuilt, which made a backlog of 100,000 keys take
  * over a second.
  */
-export interface KeyQueue {
+export interface KeyQueue<T = string> {
   /** Keys waiting. */
   readonly size: number;
   /** Appends `key`. */
-  add(key: string): void;
+  add(key: T): void;
   /** Removes and returns the oldest key; `undefined` when empty. */
-  take(): string | undefined;
+  take(): T | undefined;
   clear(): void;
 }
 
 /** @internal Creates an empty {@link KeyQueue}. */
-export function keyQueue(): KeyQueue {
-  let items: string[] = [];
+export function keyQueue<T = string>(): KeyQueue<T> {
+  let items: T[] = [];
   let head = 0;
   return {
     get size() {

@@ -1,9 +1,16 @@
-import { asyncScheduler, from, type ObservableInput, type OperatorFunction, type SchedulerLike, type Subscription } from 'rxjs';
+import { type ObservableInput, type OperatorFunction, type SchedulerLike, type Subscription } from 'rxjs';
 import { ControllerError } from '../errors.js';
-import type { ReconcileMetrics, ReconcileResultLabel } from '../metrics/reconcileMetrics.js';
+import { afterRun, type AfterRun, type RunEnd } from './afterRun.js';
+import { resolveReconcileConfig, type ReconcileConfig, type ResolvedReconcileConfig } from './reconcileConfig.js';
+import type { ReconcileReason } from './reconcileReason.js';
+import { readyLine } from './readyLine.js';
+import { runHandler } from './runHandler.js';
+import { workQueueStep } from './workQueueStep.js';
+import type { KeyState, QueueEffect, QueueInput, QueuePhase } from './workQueueState.js';
+import type { ReconcileResultLabel } from '../metrics/reconcileMetrics.js';
 import { operate } from '../operators/operate.js';
-import { keyQueue } from './keyQueue.js';
-import { itemExponentialLimiter, maxOfLimiters, tokenBucketLimiter } from './rateLimiter.js';
+import { describe } from '../options/optionChecks.js';
+import { itemExponentialLimiter, maxOfLimiters, tokenBucketLimiter, type RateLimiter } from './rateLimiter.js';
 
 /**
  * What a reconcile handler returns or resolves to: `{ requeueAfterMs }` to have the key run again
@@ -22,6 +29,8 @@ export type ReconcileResult =
   | (object & {
       /** Run the key again after this many milliseconds (the run still counts as a success). */
       readonly requeueAfterMs?: number;
+      /** The priority of that run (controller-runtime's `Result.Priority`); default 0. */
+      readonly priority?: number;
       /** Not read here: controller-runtime's name. Write `requeueAfterMs` (milliseconds). */
       readonly requeueAfter?: never;
       /** Not read here: controller-runtime's flag. Write `{ requeueAfterMs }`. */
@@ -38,9 +47,23 @@ export type ReconcileResult =
 export interface ReconcileContext {
   /** Failures of this key since its last success. */
   readonly retries: number;
-  /** Aborted when the operator is unsubscribed; pass it to your API calls. */
+  /** Aborted when the operator is unsubscribed or the run outlives `timeoutMs`; pass it to your API calls. */
   readonly signal: AbortSignal;
+  /** Why the key runs: every distinct reason gathered since its last run started, oldest first. */
+  readonly reasons: readonly ReconcileReason[];
 }
+
+/**
+ * A key to reconcile with why and how urgently: `priority` (default 0; higher runs first, see
+ * `lowPriority`) and `reasons` (default `[{ type: 'trigger' }]`). A plain string is `{ key }`.
+ */
+export interface ReconcileRequest {
+  readonly key: string;
+  readonly priority?: number;
+  readonly reasons?: readonly ReconcileReason[];
+}
+
+export type { CacheFreshness, ReconcileConfig } from './reconcileConfig.js';
 
 /**
  * Reconciles one key. Return a value, a Promise, or an Observable (its last value counts); throw,
@@ -48,55 +71,35 @@ export interface ReconcileContext {
  */
 export type ReconcileHandler = (key: string, context: ReconcileContext) => ObservableInput<ReconcileResult> | ReconcileResult;
 
-/** Options of {@link reconcile}; defaults are client-go's `DefaultControllerRateLimiter`. */
-export interface ReconcileConfig {
-  /** Handlers running at once, over different keys. Default 1. */
-  readonly concurrency?: number;
-  /** First retry delay of a failing key, doubling per failure. Default 5 ms. */
-  readonly baseDelayMs?: number;
-  /** Longest per-key retry delay. Default 1,000 s. */
-  readonly maxDelayMs?: number;
-  /** Overall retry rate (token bucket) per second. Default 10. */
-  readonly retriesPerSecond?: number;
-  /** Token bucket size. Default 100. */
-  readonly retryBurst?: number;
-  /** Time source for delays and the bucket. Default `asyncScheduler`. */
-  readonly scheduler?: SchedulerLike;
-  /**
-   * When the keys complete: `true` (default) runs the keys already queued before completing;
-   * `false` drops them and only waits for the running handlers (kube-rs's graceful shutdown).
-   */
-  readonly drain?: boolean;
-  /**
-   * Picks the delay before a failed key runs again (a controller's error policy): a number replaces
-   * the backoff for this failure, which still counts; `undefined` keeps the backoff.
-   */
-  readonly retryDelay?: (error: unknown, key: string, retries: number) => number | undefined;
-  /** Told about every add, start, end and retry, with times from `scheduler` (work-queue metrics). */
-  readonly metrics?: ReconcileMetrics;
-}
-
 /**
  * The outcome of one handler run: `success` (perhaps with a requested `requeueAfterMs`), `error`
  * (retried after `retryAfterMs`), or `terminal` (the handler threw a terminal error, see
  * `terminal()`: not retried until the key comes in again; its failures are not forgotten).
  */
-export type ReconcileOutcome =
-  | { readonly key: string; readonly result: 'success'; readonly retries: number; readonly requeueAfterMs?: number; readonly queueDepth: number }
-  | { readonly key: string; readonly result: 'error'; readonly retries: number; readonly error: unknown; readonly retryAfterMs: number; readonly queueDepth: number }
-  | { readonly key: string; readonly result: 'terminal'; readonly retries: number; readonly error: unknown; readonly queueDepth: number };
+export type ReconcileOutcome = RunFacts &
+  (
+    | { readonly result: 'success'; readonly requeueAfterMs?: number }
+    | { readonly result: 'error'; readonly error: unknown; readonly retryAfterMs: number }
+    | { readonly result: 'terminal'; readonly error: unknown }
+  );
 
-/**
- * @internal Throws the `TypeError` {@link reconcile} throws for bad queue options, without building
- * a queue: for a caller that builds its queue later (per subscription) but rejects bad options now.
- */
-export function checkReconcileConfig(config: Pick<ReconcileConfig, 'concurrency' | 'baseDelayMs' | 'maxDelayMs' | 'retriesPerSecond' | 'retryBurst'>): void {
-  const { concurrency = 1, baseDelayMs = 5, maxDelayMs = 1_000_000, retriesPerSecond = 10, retryBurst = 100 } = config;
-  if (!Number.isInteger(concurrency) || concurrency < 1) throw new TypeError(`[informer] reconcile: concurrency must be an integer >= 1, got ${String(concurrency)}`);
-  for (const [name, value] of Object.entries({ baseDelayMs, maxDelayMs, retriesPerSecond, retryBurst })) {
-    if (!(value > 0)) throw new TypeError(`[informer] reconcile: ${name} must be > 0, got ${String(value)}`);
-  }
-}
+/** What every {@link ReconcileOutcome} tells about its run. */
+export type RunFacts = {
+  readonly key: string;
+  /** Failures of the key counted so far (0 after a success). */
+  readonly retries: number;
+  /** Keys due and waiting for a worker when the run ended. */
+  readonly queueDepth: number;
+  /** Why it ran (see {@link ReconcileContext.reasons}). */
+  readonly reasons: readonly ReconcileReason[];
+  /** The run outlived `timeoutMs` and its signal was aborted. */
+  readonly timedOut?: true;
+  /**
+   * The run waited for the cache to catch up with this process's writes (read-your-own-writes):
+   * for `heldMs`; `behind` when the wait ran out and the run started from an older object.
+   */
+  readonly freshness?: { readonly heldMs: number; readonly behind: boolean };
+};
 
 /**
  * Runs an async handler per key with client-go workqueue semantics: the reconcile loop of a
@@ -118,7 +121,15 @@ export function checkReconcileConfig(config: Pick<ReconcileConfig, 'concurrency'
  *   forgets the key's failures. `{ requeueAfterMs }` from the handler schedules another run; of two
  *   pending delays for one key the earlier wins. A `terminal()` error is not retried (outcome
  *   `terminal`) and its failures are kept; `retryDelay` (an error policy) may pick a failure's delay.
- * - At most `concurrency` handlers run at once.
+ * - At most `concurrency` handlers run at once; due keys run highest `priority` first (see
+ *   {@link ReconcileRequest}; `priority: false` for first come first served). `debounceMs` makes a
+ *   burst of triggers one run; `timeoutMs` aborts a run that takes too long. Each run is handed the
+ *   reasons gathered since the key's last run, and its outcome carries them.
+ * - With `freshness` (read-your-own-writes), a due key whose cache is behind this process's writes
+ *   waits, without a worker, until it caught up or `freshnessWaitMs` ran out.
+ * - The queue is a state machine: {@link workQueueStep} decides, per key, and this operator only
+ *   performs its effects (timers, the ready line, handler runs); {@link afterRun} decides what a
+ *   run's end means.
  * - When the keys complete, the operator stops taking keys and drops pending retries, runs what is
  *   queued (or, with `drain: false`, drops it too), waits for running handlers, then completes
  *   (graceful shutdown). Unsubscribing aborts running handlers (`context.signal`) and clears every
@@ -141,112 +152,89 @@ export function checkReconcileConfig(config: Pick<ReconcileConfig, 'concurrency'
  * ```
  *
  * @param handler reconciles one key.
- * @param config concurrency, backoff, token bucket and scheduler.
- * @returns an operator from keys to {@link ReconcileOutcome}s.
+ * @param config concurrency, backoff, token bucket, priority, debounce, timeout, freshness, scheduler.
+ * @returns an operator from keys (or {@link ReconcileRequest}s) to {@link ReconcileOutcome}s.
  */
-export function reconcile(handler: ReconcileHandler, config: ReconcileConfig = {}): OperatorFunction<string, ReconcileOutcome> {
-  const { concurrency = 1, baseDelayMs = 5, maxDelayMs = 1_000_000, retriesPerSecond = 10, retryBurst = 100, scheduler = asyncScheduler, drain = true, retryDelay, metrics } = config;
+export function reconcile(handler: ReconcileHandler, config: ReconcileConfig = {}): OperatorFunction<string | ReconcileRequest, ReconcileOutcome> {
   if (typeof handler !== 'function') throw new TypeError('[informer] reconcile: handler must be a function');
-  checkReconcileConfig(config);
+  const c = resolveReconcileConfig(config);
+  const { scheduler, metrics, concurrency } = c;
 
-  return operate<string, ReconcileOutcome>((subscriber) => {
-    const limiter = maxOfLimiters(itemExponentialLimiter(baseDelayMs, maxDelayMs), tokenBucketLimiter(retriesPerSecond, retryBurst, scheduler));
-    const queue = keyQueue(); // ready keys, in order
-    const dirty = new Set<string>(); // keys that need a run (queued, or re-added while processing)
-    const running = new Map<string, { abort: AbortController; subscription?: Subscription }>();
-    const waiting = new Map<string, { readyAt: number; timer: Subscription }>();
-    let shuttingDown = false;
+  // The runtime of the queue's state machine, and nothing else: it keeps the key states, the ready
+  // line, the timers and the running handlers, feeds every event to workQueueStep and performs the
+  // effects it returns. It stays one closure because all of these share the subscriber's lifetime.
+  return operate<string | ReconcileRequest, ReconcileOutcome>((subscriber) => {
+    const limiter = maxOfLimiters(itemExponentialLimiter(c.baseDelayMs, c.maxDelayMs), tokenBucketLimiter(c.retriesPerSecond, c.retryBurst, scheduler));
+    const keys = new Map<string, KeyState>();
+    const line = readyLine();
+    const timers = keyTimers(scheduler, (key) => {
+      step(key, { type: 'due', now: scheduler.now() });
+      pump();
+    });
+    const runs = new Map<string, Run>();
+    const holding = new Set<string>();
+    let phase: QueuePhase = 'open';
     metrics?.started?.(concurrency);
 
-    const add = (key: string): void => {
-      if (shuttingDown || dirty.has(key)) return;
-      dirty.add(key);
-      metrics?.added(key, scheduler.now());
-      if (running.has(key)) return;
-      queue.add(key);
-      pump();
+    /** Feeds one input to the step and performs its effects. */
+    const step = (key: string, input: QueueInput): void => {
+      const { view, effects } = workQueueStep({ phase, key: keys.get(key) }, input, c);
+      if (view.key === undefined) keys.delete(key);
+      else keys.set(key, view.key);
+      if (view.key?.kind === 'holding') holding.add(key);
+      else holding.delete(key);
+      for (const effect of effects) perform(key, effect);
     };
 
-    const addAfter = (key: string, delayMs: number): void => {
-      if (shuttingDown) return;
-      metrics?.retried(key);
-      if (!(delayMs > 0)) return add(key);
-      const readyAt = scheduler.now() + delayMs;
-      const pending = waiting.get(key);
-      if (pending !== undefined && pending.readyAt <= readyAt) return;
-      pending?.timer.unsubscribe();
-      const timer = scheduler.schedule(() => {
-        waiting.delete(key);
-        add(key);
-      }, delayMs);
-      waiting.set(key, { readyAt, timer });
-    };
-
-    const finish = (key: string, threw: boolean, result: unknown): void => {
-      if (!running.has(key)) return;
-      // A result that is not one (a requeueAfterMs that is no number) fails the run, as a throw would.
-      const requeue = threw ? undefined : requeueDelayOf(key, result);
-      const failed = threw || requeue instanceof TypeError;
-      const value = requeue instanceof TypeError ? requeue : result;
-      const requeueAfterMs = requeue instanceof TypeError ? undefined : requeue;
-      // Requeue first (AddRateLimited / AddAfter), then Done: the key counts as running until Done,
-      // so a requeue of 0 ms, like a key re-added meanwhile, only marks it dirty and Done puts it
-      // back in line once. A terminal error is not retried and its failures are not forgotten
-      // (controller-runtime's TerminalError).
-      const terminal = failed && value instanceof ControllerError && value.reason === 'terminal';
-      const retryAfterMs = failed && !terminal ? delayAfterFailure(key, value) : 0;
-      metrics?.done(key, scheduler.now(), resultLabel(failed, terminal, requeueAfterMs));
-      if (failed && !terminal) addAfter(key, retryAfterMs);
-      else if (failed) {
-        // terminal: nothing scheduled
-      } else {
-        limiter.forget(key);
-        if (requeueAfterMs !== undefined) addAfter(key, requeueAfterMs);
+    const perform = (key: string, effect: QueueEffect): void => {
+      switch (effect.type) {
+        case 'enqueue':
+          line.put(key, effect.priority);
+          if (!effect.counted) metrics?.added(key, scheduler.now());
+          return;
+        case 'timer':
+          return timers.set(key, effect.at);
+        case 'cancelTimer':
+          return timers.cancel(key);
+        case 'start':
+          return start(key, effect.reasons, effect.heldMs > 0 || effect.waitedOut ? { heldMs: effect.heldMs, behind: effect.waitedOut } : undefined);
+        case 'abort': {
+          const run = runs.get(key);
+          metrics?.timedOut?.(key);
+          run?.abort.abort(timeoutError(key, c.timeoutMs));
+          return;
+        }
+        case 'forget':
+          return limiter.forget(key);
+        case 'retried':
+          return metrics?.retried(key);
+        case 'held':
+          return metrics?.held?.(key);
       }
-      running.delete(key);
-      if (dirty.has(key)) queue.add(key);
-      const queueDepth = queue.size;
-      subscriber.next(
-        terminal
-          ? { key, result: 'terminal', retries: limiter.retries(key), error: value, queueDepth }
-          : failed
-            ? { key, result: 'error', retries: limiter.retries(key), error: value, retryAfterMs, queueDepth }
-            : { key, result: 'success', retries: 0, ...(requeueAfterMs !== undefined ? { requeueAfterMs } : {}), queueDepth },
-      );
-      pump();
     };
 
-    const delayAfterFailure = (key: string, error: unknown): number => {
-      const backoff = limiter.when(key);
-      if (retryDelay === undefined) return backoff;
-      let chosen: number | undefined;
-      try {
-        chosen = retryDelay(error, key, limiter.retries(key));
-      } catch {
-        chosen = undefined; // a throwing policy keeps the backoff
-      }
-      return typeof chosen === 'number' && chosen >= 0 ? chosen : backoff;
-    };
-
-    const start = (key: string): void => {
+    const start = (key: string, reasons: readonly ReconcileReason[], freshness: RunFacts['freshness']): void => {
       metrics?.taken(key, scheduler.now());
+      if (freshness?.behind) metrics?.startedBehind?.(key);
       const abort = new AbortController();
-      const slot: { abort: AbortController; subscription?: Subscription } = { abort };
-      running.set(key, slot);
-      let output: ObservableInput<ReconcileResult> | ReconcileResult;
-      try {
-        output = handler(key, { retries: limiter.retries(key), signal: abort.signal });
-      } catch (error) {
-        return finish(key, true, error);
-      }
-      if (!isObservableInput(output)) return finish(key, false, output);
-      let last: ReconcileResult;
-      const subscription = from(output).subscribe({
-        next: (value) => (last = value),
-        error: (error) => finish(key, true, error),
-        complete: () => finish(key, false, last),
-      });
-      if (running.get(key) === slot) slot.subscription = subscription;
+      const run: Run = { abort, reasons, freshness, timedOut: false };
+      runs.set(key, run);
+      if (c.timeoutMs > 0) run.timeout = scheduler.schedule(() => ((run.timedOut = true), step(key, { type: 'timeout' })), c.timeoutMs);
+      const subscription = runHandler(() => handler(key, { retries: limiter.retries(key), signal: abort.signal, reasons }), (end) => finish(key, run, end));
+      if (subscription !== undefined && runs.get(key) === run) run.subscription = subscription;
+    };
+
+    const finish = (key: string, run: Run, end: RunEnd): void => {
+      if (runs.get(key) !== run) return;
+      runs.delete(key);
+      run.timeout?.unsubscribe();
+      const raw = afterRun(key, end, run.timedOut ? timeoutError(key, c.timeoutMs) : undefined);
+      const decision: AfterRun = raw.type === 'requeueAfter' && !c.priority ? { ...raw, priority: undefined } : raw;
+      const retryAfterMs = decision.type === 'rateLimited' ? delayAfterFailure(limiter, c.retryDelay, key, decision.error) : 0;
+      metrics?.done(key, scheduler.now(), resultLabel(decision));
+      step(key, { type: 'done', now: scheduler.now(), decision, retryAfterMs, failures: limiter.retries(key) });
+      subscriber.next(outcomeOf(key, decision, retryAfterMs, limiter.retries(key), line.size, run));
+      pump();
     };
 
     // One loop starts handlers. A handler that finishes synchronously calls pump() again from
@@ -257,64 +245,133 @@ export function reconcile(handler: ReconcileHandler, config: ReconcileConfig = {
       if (pumping) return;
       pumping = true;
       try {
-        while (running.size < concurrency && queue.size > 0 && !subscriber.closed) {
-          const key = queue.take()!;
-          dirty.delete(key);
-          start(key);
+        while (runs.size < concurrency && line.size > 0 && !subscriber.closed) {
+          const key = line.take()!;
+          step(key, { type: 'take', now: scheduler.now(), fresh: c.freshness?.isFresh(key) ?? true });
         }
       } finally {
         pumping = false;
       }
-      if (shuttingDown && queue.size === 0 && running.size === 0) subscriber.complete();
+      if (phase === 'draining' && line.size === 0 && runs.size === 0 && holding.size === 0) subscriber.complete();
     };
 
-    const dropTimers = (): void => {
-      for (const { timer } of waiting.values()) timer.unsubscribe();
-      waiting.clear();
-    };
+    const caughtUp = c.freshness?.changed$.subscribe((key) => {
+      if (holding.has(key) && c.freshness!.isFresh(key)) {
+        step(key, { type: 'caughtUp', now: scheduler.now() });
+        pump();
+      }
+    });
 
     return {
-      next: add,
+      next(item) {
+        const request = requestOf(item);
+        step(request.key, { type: 'add', now: scheduler.now(), priority: c.priority ? (request.priority ?? 0) : 0, reasons: request.reasons ?? triggered });
+        pump();
+      },
       complete() {
         // Graceful shutdown: take no more keys, drop pending retries, drain (or drop what is queued), then complete (in pump).
-        shuttingDown = true;
-        dropTimers();
-        if (!drain) {
-          queue.clear();
-          dirty.clear();
-        }
+        phase = 'draining';
+        for (const key of [...keys.keys()]) step(key, { type: 'shutdown', drain: c.drain });
+        if (!c.drain) line.clear();
         pump();
       },
       finalize() {
-        dropTimers();
-        for (const { abort, subscription } of running.values()) {
+        caughtUp?.unsubscribe();
+        timers.clear();
+        for (const { abort, subscription, timeout } of runs.values()) {
           abort.abort(new Error('[informer] reconcile: unsubscribed'));
           subscription?.unsubscribe();
+          timeout?.unsubscribe();
         }
-        running.clear();
-        queue.clear();
-        dirty.clear();
+        runs.clear();
+        keys.clear();
+        holding.clear();
+        line.clear();
         metrics?.stopped?.();
       },
     };
   });
 }
 
-function resultLabel(failed: boolean, terminal: boolean, requeueAfterMs: number | undefined): ReconcileResultLabel {
-  if (terminal) return 'terminal';
-  if (failed) return 'error';
-  return requeueAfterMs !== undefined ? 'requeue_after' : 'success';
+/** The delay before a failed key runs again: its backoff (which counts the failure), or what the error policy picks. */
+function delayAfterFailure(limiter: RateLimiter, retryDelay: ResolvedReconcileConfig['retryDelay'], key: string, error: unknown): number {
+  const backoff = limiter.when(key);
+  if (retryDelay === undefined) return backoff;
+  let chosen: number | undefined;
+  try {
+    chosen = retryDelay(error, key, limiter.retries(key));
+  } catch {
+    chosen = undefined; // a throwing policy keeps the backoff
+  }
+  return typeof chosen === 'number' && chosen >= 0 ? chosen : backoff;
 }
 
-function isObservableInput(value: unknown): value is ObservableInput<ReconcileResult> {
-  if (value === null || typeof value !== 'object') return false;
-  const candidate = value as { then?: unknown; subscribe?: unknown; [Symbol.asyncIterator]?: unknown };
-  return typeof candidate.then === 'function' || typeof candidate.subscribe === 'function' || typeof candidate[Symbol.asyncIterator] === 'function';
+/** One timer per key on `scheduler`, firing `due(key)` at a time; setting one replaces the key's last. */
+function keyTimers(scheduler: SchedulerLike, due: (key: string) => void) {
+  const timers = new Map<string, Subscription>();
+  const cancel = (key: string): void => {
+    timers.get(key)?.unsubscribe();
+    timers.delete(key);
+  };
+  return {
+    set(key: string, at: number): void {
+      cancel(key);
+      timers.set(key, scheduler.schedule(() => (timers.delete(key), due(key)), Math.max(0, at - scheduler.now())));
+    },
+    cancel,
+    clear(): void {
+      for (const timer of timers.values()) timer.unsubscribe();
+      timers.clear();
+    },
+  };
 }
 
-/** The `requeueAfterMs` of a handler's result: undefined for none, a TypeError for one that is not a number. */
-function requeueDelayOf(key: string, value: unknown): number | undefined | TypeError {
-  const delay = value === null || typeof value !== 'object' ? undefined : (value as { readonly requeueAfterMs?: unknown }).requeueAfterMs;
-  if (delay === undefined || typeof delay === 'number') return delay;
-  return new TypeError(`[informer] reconcile: requeueAfterMs must be a number of milliseconds; the handler of ${key} resolved to { requeueAfterMs: ${JSON.stringify(delay) ?? String(delay)} }`);
+/** A handler run in progress. */
+interface Run {
+  readonly abort: AbortController;
+  readonly reasons: readonly ReconcileReason[];
+  readonly freshness: RunFacts['freshness'];
+  timedOut: boolean;
+  subscription?: Subscription;
+  timeout?: Subscription;
+}
+
+const triggered: readonly ReconcileReason[] = [{ type: 'trigger' }];
+
+function requestOf(item: string | ReconcileRequest): ReconcileRequest {
+  if (typeof item === 'string') return { key: item };
+  if (item === null || typeof item !== 'object' || typeof item.key !== 'string') throw new TypeError(`[informer] reconcile: expected a key or { key, priority?, reasons? }, got ${describe(item)}`);
+  if (item.priority !== undefined && !Number.isInteger(item.priority)) throw new TypeError(`[informer] reconcile: the priority of ${item.key} must be an integer, got ${describe(item.priority)}`);
+  return item;
+}
+
+function outcomeOf(key: string, decision: AfterRun, retryAfterMs: number, retries: number, queueDepth: number, run: Run): ReconcileOutcome {
+  const facts: RunFacts = { key, retries, queueDepth, reasons: run.reasons, ...(run.timedOut ? { timedOut: true as const } : {}), ...(run.freshness ? { freshness: run.freshness } : {}) };
+  switch (decision.type) {
+    case 'forget':
+      return { ...facts, result: 'success', retries: 0 };
+    case 'requeueAfter':
+      return { ...facts, result: 'success', retries: 0, requeueAfterMs: decision.ms };
+    case 'rateLimited':
+      return { ...facts, result: 'error', error: decision.error, retryAfterMs };
+    case 'terminal':
+      return { ...facts, result: 'terminal', error: decision.error };
+  }
+}
+
+function timeoutError(key: string, timeoutMs: number): ControllerError {
+  return new ControllerError('timeout', `[informer] reconcile: the run of ${key} took longer than ${timeoutMs} ms; aborted`, { key });
+}
+
+function resultLabel(decision: AfterRun): ReconcileResultLabel {
+  switch (decision.type) {
+    case 'forget':
+      return 'success';
+    case 'requeueAfter':
+      return 'requeue_after';
+    case 'rateLimited':
+      return 'error';
+    case 'terminal':
+      return 'terminal';
+  }
 }

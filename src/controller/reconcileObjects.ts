@@ -3,7 +3,8 @@ import { defer, map, type ObservableInput, type OperatorFunction } from 'rxjs';
 import type { KubeObject } from '../store/kubeObject.js';
 import type { Snapshot } from '../store/snapshot.js';
 import { refCacheKey, refOfCacheKey, type ObjectRef } from '../store/objectRef.js';
-import { reconcile, type ReconcileConfig, type ReconcileOutcome, type ReconcileResult } from './reconcile.js';
+import { reconcile, type ReconcileConfig, type ReconcileOutcome, type ReconcileRequest, type ReconcileResult } from './reconcile.js';
+import type { ReconcileReason } from './reconcileReason.js';
 
 /**
  * What a reconciler returns (kube-rs's `Action`, controller-runtime's `Result`): nothing to wait
@@ -23,6 +24,15 @@ export interface ControllerContext<T extends KubeObject> {
   readonly signal: AbortSignal;
   /** The primary cache at the start of the run; read related objects from snapshots, never from the API server. */
   readonly snapshot: Snapshot<T>;
+  /** Why it runs: every distinct reason gathered since the object's last run started. */
+  readonly reasons: readonly ReconcileReason[];
+}
+
+/** A ref to reconcile with its priority and reason (see {@link ReconcileRequest}); a plain ref is `{ ref }`. */
+export interface ControllerRequest {
+  readonly ref: ObjectRef;
+  readonly priority?: number;
+  readonly reasons?: readonly ReconcileReason[];
 }
 
 /**
@@ -53,6 +63,8 @@ export interface ReconcileObjectsConfig<T extends KubeObject> extends Omit<Recon
  * of one object at once, per-key backoff, bounded concurrency) whose handler reads the object from
  * the primary cache at run time and hands it to your reconciler (kube-rs's applier).
  *
+ * Refs may come as {@link ControllerRequest}s, with a priority and a reason.
+ *
  * ```text
  * refs:      -a-a--b---------|
  * reconcileObjects(sets, reconciler)             reconciler takes 2 frames
@@ -68,7 +80,7 @@ export function reconcileObjects<T extends KubeObject>(
   primary: { readonly snapshot: Snapshot<T> },
   reconciler: Reconciler<T>,
   config: ReconcileObjectsConfig<T> = {},
-): OperatorFunction<ObjectRef, ControllerOutcome> {
+): OperatorFunction<ObjectRef | ControllerRequest, ControllerOutcome> {
   if (primary === null || typeof primary !== 'object' || !('snapshot' in primary)) throw new TypeError('[informer] reconcileObjects: expected the primary informer');
   if (typeof reconciler !== 'function') throw new TypeError('[informer] reconcileObjects: reconciler must be a function');
   const { errorPolicy, kind, ...queueConfig } = config;
@@ -80,18 +92,23 @@ export function reconcileObjects<T extends KubeObject>(
   });
   // Built once, so bad queue options throw here; the queue's state is per subscription.
   const queue = reconcile(
-    (key, { retries, signal }) => {
+    (key, { retries, signal, reasons }) => {
       const snapshot = primary.snapshot;
-      return reconciler(snapshot.get(key), { ref: refOf(key), retries, signal, snapshot });
+      return reconciler(snapshot.get(key), { ref: refOf(key), retries, signal, snapshot, reasons });
     },
     { ...queueConfig, ...(retryDelay ? { retryDelay } : {}) },
   );
   return (refs$) =>
     defer(() =>
       refs$.pipe(
-        map(refCacheKey),
+        map(requestOf),
         queue,
         map((outcome) => ({ ...outcome, ref: refOf(outcome.key) })),
       ),
     );
+}
+
+function requestOf(item: ObjectRef | ControllerRequest): ReconcileRequest {
+  if (!('ref' in item)) return { key: refCacheKey(item) };
+  return { key: refCacheKey(item.ref), ...(item.priority !== undefined ? { priority: item.priority } : {}), ...(item.reasons !== undefined ? { reasons: item.reasons } : {}) };
 }

@@ -39,9 +39,12 @@ export function toOwnerRefs(owner: OwnerType, config: ToOwnerRefsConfig = {}): O
   const { match = 'controller' } = config;
   if (typeof owner?.apiVersion !== 'string' || typeof owner.kind !== 'string' || owner.kind === '') throw new TypeError('[informer] toOwnerRefs: the owner type needs apiVersion and kind');
   if (match !== 'controller' && match !== 'any') throw new TypeError(`[informer] toOwnerRefs: match must be 'controller' or 'any', got ${String(match)}`);
-  return mergeMap((change) => {
-    const object = change.type === 'delete' && isTombstone(change.object) ? change.object.object : (change.object as KubeObject);
-    const refs = ownerRefsOf(object, owner, match);
-    return change.type === 'update' ? [...ownerRefsOf(change.oldObject, owner, match), ...refs] : refs;
-  });
+  return mergeMap((change) => ownerRefsOfChange(change, owner, match));
+}
+
+/** @internal The owner refs one notification maps to (an update: the old object's owners, then the new one's). */
+export function ownerRefsOfChange(change: Notification<KubeObject>, owner: OwnerType, match: OwnerMatch): readonly ObjectRef[] {
+  const object = change.type === 'delete' && isTombstone(change.object) ? change.object.object : (change.object as KubeObject);
+  const refs = ownerRefsOf(object, owner, match);
+  return change.type === 'update' ? [...ownerRefsOf(change.oldObject, owner, match), ...refs] : refs;
 }

@@ -23,9 +23,12 @@ import type { ObjectRef } from '../store/objectRef.js';
  */
 export function toRefs<C>(mapper: (object: Frozen<C>) => readonly ObjectRef[]): OperatorFunction<Notification<C>, ObjectRef> {
   if (typeof mapper !== 'function') throw new TypeError('[informer] toRefs: mapper must be a function');
-  return mergeMap((change) => {
-    if (change.type === 'update') return [...mapper(change.oldObject), ...mapper(change.object)];
-    if (change.type === 'delete' && isTombstone(change.object)) return change.object.object === undefined ? [] : mapper(change.object.object);
-    return mapper(change.object as Frozen<C>); // a delete's object that is not a tombstone
-  });
+  return mergeMap((change) => refsOfChange(change, mapper));
+}
+
+/** @internal The refs one notification maps to through `mapper` (an update: the old object's, then the new one's). */
+export function refsOfChange<C>(change: Notification<C>, mapper: (object: Frozen<C>) => readonly ObjectRef[]): readonly ObjectRef[] {
+  if (change.type === 'update') return [...mapper(change.oldObject), ...mapper(change.object)];
+  if (change.type === 'delete' && isTombstone(change.object)) return change.object.object === undefined ? [] : mapper(change.object.object);
+  return mapper(change.object as Frozen<C>); // a delete's object that is not a tombstone
 }

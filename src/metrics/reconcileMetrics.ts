@@ -21,6 +21,12 @@ export interface ReconcileMetrics {
   done(key: string, now: number, result: ReconcileResultLabel): void;
   /** `key` was put back with a delay (a retry after a failure, or a requested requeue). */
   retried(key: string): void;
+  /** The run of `key` outlived the per-run timeout and was aborted (`controller_runtime_reconcile_timeouts_total`). */
+  timedOut?(key: string): void;
+  /** `key` was due but its cache was behind this process's writes: it waits for the cache (read-your-own-writes). */
+  held?(key: string): void;
+  /** `key` started although its cache was still behind when the read-your-own-writes wait ran out. */
+  startedBehind?(key: string): void;
   /** The queue ended (unsubscribed, or drained and completed): forget what was waiting or running. */
   stopped?(): void;
 }

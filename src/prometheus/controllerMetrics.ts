@@ -39,6 +39,10 @@ const runningByRegistry = new WeakMap<Registry, Set<Running>>();
  *   `workqueue_work_duration_seconds` (histograms, client-go's buckets),
  *   `workqueue_unfinished_work_seconds`, `workqueue_longest_running_processor_seconds`,
  *   `workqueue_retries_total`, all `{name, controller}`.
+ * - `controller_runtime_reconcile_timeouts_total{controller}` (runs aborted by `timeoutMs`), and
+ *   for read-your-own-writes (no controller-runtime name yet):
+ *   `rx_informer_reconcile_freshness_waits_total{controller}` (runs held for the cache) and
+ *   `rx_informer_reconcile_stale_starts_total{controller}` (runs started when the wait ran out).
  *
  * Durations come from the controller's scheduler, so they follow virtual time in tests.
  *
@@ -113,6 +117,15 @@ export function controllerMetrics(registry: Registry, config: ControllerMetricsC
     retried() {
       m.retries.inc(queue);
     },
+    timedOut() {
+      m.timeouts.inc(labels);
+    },
+    held() {
+      m.held.inc(labels);
+    },
+    startedBehind() {
+      m.behind.inc(labels);
+    },
     stopped() {
       addedAt.clear();
       running.since.clear();
@@ -167,5 +180,8 @@ function metricsOf(registry: Registry, runs: () => ReadonlySet<Running>) {
     ),
     longest: runningGauge('workqueue_longest_running_processor_seconds', 'How many seconds has the longest running processor for workqueue been running.', (running) => Math.max(0, ...ages(running))),
     retries: counter('workqueue_retries_total', 'Total number of retries handled by workqueue', ['name', 'controller']),
+    timeouts: counter('controller_runtime_reconcile_timeouts_total', 'Total number of reconciliation timeouts per controller', ['controller']),
+    held: counter('rx_informer_reconcile_freshness_waits_total', 'Runs held because the cache was behind this process\'s own writes (read-your-own-writes)', ['controller']),
+    behind: counter('rx_informer_reconcile_stale_starts_total', 'Runs started from a cache still behind this process\'s own writes, after the read-your-own-writes wait ran out', ['controller']),
   };
 }

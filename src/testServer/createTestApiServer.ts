@@ -79,6 +79,7 @@ export async function createTestApiServer(options: TestApiServerConfig = {}): Pr
     openWatches,
     watchesChanged: log.changed,
     splitBytes: fault.splitBytes,
+    watchLagMs: fault.watchLagMs,
     ignoreLimitForResourceVersionZero: config.ignoreLimitForResourceVersionZero,
     timing: config.timing,
   };

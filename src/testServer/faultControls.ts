@@ -8,13 +8,14 @@ import type { TestApiServer } from './testApiServer.js';
 /** The control API's fault injection: on open watches, on the next requests, on credentials. @internal */
 export type FaultControls = Pick<
   TestApiServer,
-  'closeWatches' | 'breakWatches' | 'failWatches' | 'splitWatchLines' | 'emitMalformedLine' | 'failNext' | 'delayResponses' | 'forbid' | 'clearFaults' | 'setToken'
+  'closeWatches' | 'breakWatches' | 'failWatches' | 'splitWatchLines' | 'lagWatches' | 'emitMalformedLine' | 'failNext' | 'delayResponses' | 'forbid' | 'clearFaults' | 'setToken'
 >;
 
 /**
  * The fault part of the control API. Rules for the next requests go into `faults`, which
  * `handleRequest` consumes; faults on watches act at once on the watches open now; the chunk size
- * of watch writes is read by the watches through `splitBytes()`. @internal
+ * of watch writes is read by the watches through `splitBytes()`, the watch lag through
+ * `watchLagMs(resource)`. @internal
  *
  * @param loadKubeConfig points the server's KubeConfig at a new token (`setToken(…, { updateKubeConfig })`).
  */
@@ -23,8 +24,9 @@ export function faultControls(
   openWatches: ReadonlySet<OpenWatch>,
   store: ObjectStore,
   loadKubeConfig: (token: string | undefined) => void,
-): { readonly controls: FaultControls; readonly splitBytes: () => number | undefined } {
+): { readonly controls: FaultControls; readonly splitBytes: () => number | undefined; readonly watchLagMs: (resource: string) => number } {
   let splitBytes: number | undefined;
+  let watchLag: { readonly ms: number; readonly resource: string | undefined } | undefined;
   const eachWatch = (resource: string | undefined, act: (watch: OpenWatch) => void): number => {
     let count = 0;
     for (const watch of [...openWatches]) {
@@ -48,6 +50,10 @@ export function faultControls(
     splitWatchLines(bytes) {
       splitBytes = bytes;
     },
+    lagWatches(ms, resource) {
+      if (ms !== undefined && !(ms >= 0 && Number.isFinite(ms))) throw new TypeError(`[informer] lagWatches: ms must be a finite number >= 0, got ${String(ms)}`);
+      watchLag = ms === undefined || ms === 0 ? undefined : { ms, resource };
+    },
     emitMalformedLine: (line = '{"type":"ADDED","object":{"kind":\n', resource) => eachWatch(resource, (watch) => watch.writeRaw(line)),
     failNext: (rule) => void faults.failures.push({ rule, left: rule.count ?? 1 }),
     delayResponses: (rule) => void faults.delays.push({ rule, left: rule.count ?? Infinity }),
@@ -57,11 +63,16 @@ export function faultControls(
       faults.delays = [];
       faults.forbids = [];
       splitBytes = undefined;
+      watchLag = undefined;
     },
     setToken(token, options) {
       faults.token = token;
       if (options?.updateKubeConfig) loadKubeConfig(token);
     },
   };
-  return { controls, splitBytes: () => splitBytes };
+  return {
+    controls,
+    splitBytes: () => splitBytes,
+    watchLagMs: (resource) => (watchLag !== undefined && (watchLag.resource === undefined || watchLag.resource === resource) ? watchLag.ms : 0),
+  };
 }

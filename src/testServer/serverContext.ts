@@ -31,6 +31,8 @@ export interface ServerContext {
   watchesChanged(): void;
   /** Byte size of watch chunks while the split-lines fault is on. */
   splitBytes(): number | undefined;
+  /** How long live watch events of `resource` are held back while the watch-lag fault is on (0: none). */
+  watchLagMs(resource: string): number;
   /** Whether a list with `resourceVersion=0` ignores `limit` (the old watch-cache behaviour). */
   readonly ignoreLimitForResourceVersionZero: boolean;
 }

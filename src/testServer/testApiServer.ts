@@ -127,6 +127,13 @@ export interface TestApiServer {
    * version" message of a compacted watch). @returns how many.
    */
   failWatches(rule: Omit<FailureRule, 'count' | 'verbs' | 'match'>): number;
+  /**
+   * From now on, sends every live watch event `ms` after the change (of `resource` only, or of
+   * every resource), in order: a loaded apiserver or a slow network between it and the client.
+   * Lists, gets and write answers are not delayed, so a client sees its own writes before its
+   * watch does. `undefined` or 0 ends the fault (events already held still go out late).
+   */
+  lagWatches(ms: number | undefined, resource?: string): void;
   /** From now on, writes watch data in chunks of `bytes` bytes (undefined: whole lines again). */
   splitWatchLines(bytes: number | undefined): void;
   /** Writes `line` (default: a line of invalid JSON) to every open watch. @returns how many. */
@@ -137,7 +144,7 @@ export interface TestApiServer {
   delayResponses(rule: DelayRule): void;
   /** Denies matching requests with 403 until {@link clearFaults}. */
   forbid(rule: ForbidRule): void;
-  /** Removes every failure, delay and forbid rule, and the split-lines fault. */
+  /** Removes every failure, delay and forbid rule, the split-lines and the watch-lag faults. */
   clearFaults(): void;
   /**
    * Changes the bearer token the server requires (undefined: none). With `updateKubeConfig`, the

@@ -45,17 +45,35 @@ export function serveWatch(
     options.labels(stored.object.metadata?.labels) &&
     options.fields(stored.object);
   const sendEvent = (type: string, json: string): void => writer.send(`{"type":"${type}","object":${json}}\n`);
+  // The watch-lag fault: live events go out late, in order (one queue per watch, so a lag that
+  // changes meanwhile cannot reorder them).
+  const lagged: Array<{ readonly at: number; readonly type: string; readonly json: string }> = [];
+  const flushLagged = (): void => {
+    const now = Date.now();
+    while (lagged.length > 0 && lagged[0]!.at <= now && !finished) {
+      const { type, json } = lagged.shift()!;
+      sendEvent(type, json);
+    }
+    if (lagged.length > 0 && !finished) timers.push(setTimeout(flushLagged, Math.max(0, lagged[0]!.at - now)));
+  };
+  const sendLive = (type: string, json: string): void => {
+    const lag = ctx.watchLagMs(collection.resource.plural);
+    if (lag === 0 && lagged.length === 0) return sendEvent(type, json);
+    lagged.push({ at: Date.now() + lag, type, json });
+    if (lagged.length === 1) timers.push(setTimeout(flushLagged, lag));
+  };
   const bookmark = (): void => {
-    if (options.allowWatchBookmarks && !finished) sendEvent('BOOKMARK', bookmarkJson(store.currentRV, false));
+    // Behind lagged events, never ahead of them (a bookmark promises every event before its RV was sent).
+    if (options.allowWatchBookmarks && !finished) sendLive('BOOKMARK', bookmarkJson(store.currentRV, false));
   };
 
   const onChange = (entry: ChangeEntry): void => {
     if (namespace !== undefined && entry.object.namespace !== namespace) return;
     const now = entry.type !== 'DELETED' && matches(entry.object);
     const before = matches(entry.previous);
-    if (now && before) sendEvent('MODIFIED', objectJson(entry.object));
-    else if (now) sendEvent('ADDED', objectJson(entry.object));
-    else if (before) sendEvent('DELETED', objectJson(entry.type === 'DELETED' ? entry.object : movedOut(entry)));
+    if (now && before) sendLive('MODIFIED', objectJson(entry.object));
+    else if (now) sendLive('ADDED', objectJson(entry.object));
+    else if (before) sendLive('DELETED', objectJson(entry.type === 'DELETED' ? entry.object : movedOut(entry)));
   };
 
   const finish = (): void => {

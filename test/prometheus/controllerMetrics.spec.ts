@@ -95,3 +95,18 @@ test('a stopped controllerMetrics leaves the scrape: metrics built and stopped p
   live.started?.(1);
   t.is(runningControllers(registry), 1, 'started again (resubscribed): read again');
 });
+
+test('timeouts under controller-runtime\'s name; read-your-own-writes holds and stale starts under rx_informer names', async (t) => {
+  const registry = new Registry();
+  const metrics = controllerMetrics(registry, { controller: 'sets' });
+  runMarbles(t, ({ cold, expectObservable }) => {
+    // a never ends by itself (its timeout aborts it); b's cache stays behind until the wait runs out.
+    const freshness = { isFresh: (key: string) => key !== 'b', changed$: NEVER };
+    const handler = (key: string) => (key === 'a' ? NEVER : of(undefined));
+    const out = cold('-ab').pipe(reconcile(handler, { metrics, concurrency: 2, timeoutMs: 5, freshness, freshnessWaitMs: 3 }), map((o) => o.key));
+    expectObservable(out, '^---------!').toBe('-----b', { b: 'b' });
+  });
+  t.deepEqual(await values(registry, 'controller_runtime_reconcile_timeouts_total'), { 'controller_runtime_reconcile_timeouts_total{}': 1 });
+  t.deepEqual(await values(registry, 'rx_informer_reconcile_freshness_waits_total'), { 'rx_informer_reconcile_freshness_waits_total{}': 1 });
+  t.deepEqual(await values(registry, 'rx_informer_reconcile_stale_starts_total'), { 'rx_informer_reconcile_stale_starts_total{}': 1 });
+});

@@ -37,3 +37,13 @@ reconcile(async () => ({ requeueAfter: 5_000 }));
 reconcile(() => of({ requeue: true }));
 // @ts-expect-error a number is not a result
 reconcile(() => 5);
+
+// A requeue at a priority (controller-runtime's Result.Priority); the reasons of the run.
+reconcile(() => ({ requeueAfterMs: 0, priority: 10 }));
+reconcile((_key, { reasons }) => (reasons.some((r) => r.type === 'changed' && r.resourceVersion !== undefined) ? undefined : { requeueAfterMs: 1 }));
+// @ts-expect-error a priority is a number
+reconcile(() => ({ requeueAfterMs: 0, priority: 'high' }));
+// Requests carry a priority and reasons; a reason of an unknown type is refused.
+of({ key: 'a', priority: -100, reasons: [{ type: 'initial' as const }] }).pipe(reconcile(() => undefined));
+// @ts-expect-error no such reason
+of({ key: 'a', reasons: [{ type: 'because' as const }] }).pipe(reconcile(() => undefined));

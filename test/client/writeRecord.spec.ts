@@ -1,0 +1,62 @@
+import test from 'ava';
+import { createWriteRecord, writeRecordLimits } from '../../src/client/writeRecord.js';
+import { compareResourceVersions } from '../../src/store/compareResourceVersions.js';
+import type { KubeObject } from '../../src/store/kubeObject.js';
+
+const object = (rv: string, meta: Record<string, unknown> = {}) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a', namespace: 'n', uid: 'u1', resourceVersion: rv, ...meta } });
+
+test('writeRecord: a write keeps the newest resourceVersion per uid; deletes and finalizing writes count as deleted', (t) => {
+  let now = 1_000;
+  const record = createWriteRecord(() => now);
+  record.noteResponse('patch', object('12'));
+  t.like(record.written('u1'), { resourceVersion: '12', deleted: false });
+  record.noteResponse('update', object('9')); // answered out of order: the newer stays
+  t.like(record.written('u1'), { resourceVersion: '12', deleted: false });
+  record.noteResponse('delete', object('13', { deletionTimestamp: '2026-01-01T00:00:00Z', finalizers: ['x/y'] }));
+  t.like(record.written('u1'), { resourceVersion: '13', deleted: false }, 'a delete held by a finalizer is a write');
+  record.noteResponse('patch', object('14', { deletionTimestamp: '2026-01-01T00:00:00Z', finalizers: [] }));
+  t.like(record.written('u1'), { deleted: true }, 'removing the last finalizer of a deleting object deletes it');
+  record.noteResponse('delete', { kind: 'Status', status: 'Success', details: { uid: 'u2' } });
+  t.like(record.written('u2'), { deleted: true });
+  record.noteResponse('create', { kind: 'Status' });
+  record.noteResponse('create', 'not an object');
+  t.is(record.written('u3'), undefined);
+  now += writeRecordLimits.retainMs + 1;
+  t.is(record.written('u1'), undefined, 'forgotten after the retention');
+});
+
+test('compareResourceVersions: integers of any length in order; anything else cannot be ordered', (t) => {
+  t.true(compareResourceVersions('9', '10')! < 0);
+  t.true(compareResourceVersions('18446744073709551615', '18446744073709551614')! > 0);
+  t.is(compareResourceVersions('42', '42'), 0);
+  t.is(compareResourceVersions('abc', '42'), undefined);
+  t.is(compareResourceVersions('042', '42'), undefined);
+  t.is(compareResourceVersions('', '1'), undefined);
+});
+
+test('every resourceClient write is noted in the process record by uid, whatever KubeConfig it went through; dry runs are not', async (t) => {
+  const { createTestApiServer } = await import('../../src/testServer/index.js');
+  const { resourceClient } = await import('../../src/client/resourceClient.js');
+  const { writeRecord } = await import('../../src/client/writeRecord.js');
+  const { KubeConfig } = await import('@kubernetes/client-node');
+  const server = await createTestApiServer();
+  const other = new KubeConfig();
+  other.loadFromString(server.kubeConfigText()); // a second config object for the same cluster
+  const a = resourceClient(server.kubeConfig, { fieldManager: 'a' });
+  const b = resourceClient(other, { fieldManager: 'b' });
+  try {
+    const created = await a.create<KubeObject & { data?: Record<string, string> }>({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x', namespace: 'n' }, data: { v: '1' } });
+    const uid = created.metadata!.uid!;
+    t.like(writeRecord.written(uid), { resourceVersion: created.metadata!.resourceVersion, deleted: false });
+    const edited = await b.edit(created, (d) => void (d.data = { v: '2' }));
+    t.like(writeRecord.written(uid), { resourceVersion: edited.metadata!.resourceVersion, deleted: false });
+    await b.patch({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'n', name: 'x' }, { data: { v: '3' } }, { type: 'merge', dryRun: true });
+    t.like(writeRecord.written(uid), { resourceVersion: edited.metadata!.resourceVersion }, 'a dry run is not a write');
+    await a.delete(edited);
+    t.like(writeRecord.written(uid), { deleted: true });
+  } finally {
+    a.close();
+    b.close();
+    await server.close();
+  }
+});
