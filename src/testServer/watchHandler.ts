@@ -43,7 +43,8 @@ export function serveWatch(
     stored !== undefined &&
     (namespace === undefined || stored.namespace === namespace) &&
     options.labels(stored.object.metadata?.labels) &&
-    options.fields(stored.object);
+    options.fields(stored.object) &&
+    (options.shards?.matches(stored.object) ?? true);
   const sendEvent = (type: string, json: string): void => writer.send(`{"type":"${type}","object":${json}}\n`);
   const bookmark = (): void => {
     if (options.allowWatchBookmarks && !finished) sendEvent('BOOKMARK', bookmarkJson(store.currentRV, false));

@@ -1,0 +1,32 @@
+import type { KubeObject } from '../store/kubeObject.js';
+import { parseShardSelector, shardSelectorMatches, shardSelectorOf } from '../sources/shardSelector.js';
+import { kubeStatus } from './kubeStatus.js';
+import { TestApiServerError } from './testApiServerError.js';
+
+/** A LIST's or WATCH's `shardSelector`, as the server applies it (KEP-5866). @internal */
+export interface ShardFilter {
+  /** Whether the object's hashed uid (or namespace) lies in one of the ranges. */
+  readonly matches: (object: KubeObject) => boolean;
+  /** The selector as the server writes it back in `metadata.shardInfo.selector`. */
+  readonly echo: string;
+}
+
+/**
+ * The `shardSelector` of `query`, if any, parsed as kube-apiserver 1.36 does with the gate
+ * `ShardedListAndWatch` on.
+ *
+ * @throws {TestApiServerError} 500 `Internal error occurred: invalid shard selector: …`: the real
+ *   server reports a selector it cannot parse as an internal error, not as a bad request.
+ * @internal
+ */
+export function parseShardFilter(query: URLSearchParams): ShardFilter | undefined {
+  const text = query.get('shardSelector');
+  if (text === null || text === '') return undefined;
+  try {
+    const selector = parseShardSelector(text);
+    return { matches: (object) => shardSelectorMatches(selector, object), echo: shardSelectorOf(selector.ranges, selector.field) };
+  } catch (error) {
+    const message = `Internal error occurred: ${(error as Error).message}`;
+    throw new TestApiServerError(kubeStatus(500, 'InternalError', message, { causes: [{ message: (error as Error).message }] }));
+  }
+}
