@@ -97,19 +97,23 @@ function sharderWhileLeading(c: ResolvedShardingConfig): Observable<never> {
 
 /** Membership terms one after another, each with a fresh identity, `work` running for its duration. */
 function memberTerms<T>(c: ResolvedShardingConfig, work: (shard: Shard) => Observable<T>): Observable<T> {
-  return terms(c, (identity) => ({ leases: c.leases, run: (term$) => defer(() => work(createShard(c, identity))).pipe(whileLeading(term$)) }));
+  return terms(c, (identity) => ({ leases: c.leases, run: (term$, completed) => defer(() => work(createShard(c, identity))).pipe(tap({ complete: completed }), whileLeading(term$)) }));
 }
 
 /** Server-side mode: the same terms, each running the ranges' handshake; the claim rides on the member Lease's writes. */
 function serverMemberTerms<T>(c: ResolvedShardingConfig, work: (shard: ServerShard) => Observable<T>): Observable<T> {
   return terms(c, (identity) => {
     const claims: ClaimCell = { current: { view: '', ranges: [] }, written: undefined, onWritten: () => undefined };
-    return { leases: claimingLeases(c.leases, claims), run: (term$) => serverShardTerm(c, identity, claims, work).pipe(whileLeading(term$)) };
+    return { leases: claimingLeases(c.leases, claims), run: (term$, completed) => serverShardTerm(c, identity, claims, work).pipe(tap({ complete: completed }), whileLeading(term$)) };
   });
 }
 
-/** One term after another, each with a fresh identity and member Lease, `run` for the term's duration, until what it runs completes. */
-function terms<T>(c: ResolvedShardingConfig, term: (identity: string) => { readonly leases: LeaseClient; readonly run: (term$: Observable<Leadership>) => Observable<T> }): Observable<T> {
+/**
+ * One term after another, each with a fresh identity and member Lease, `run` for the term's
+ * duration, until the work completes by itself (`run` calls `completed` then; the end of a term
+ * completes `run` too, and starts the next term).
+ */
+function terms<T>(c: ResolvedShardingConfig, term: (identity: string) => { readonly leases: LeaseClient; readonly run: (term$: Observable<Leadership>, completed: () => void) => Observable<T> }): Observable<T> {
   let workCompleted = false;
   return defer(() => {
     const identity = c.newIdentity();
@@ -126,6 +130,6 @@ function terms<T>(c: ResolvedShardingConfig, term: (identity: string) => { reado
       }, true),
       finalize(() => led && c.onEvent({ type: 'left', identity })),
     );
-    return run(term$).pipe(tap({ complete: () => (workCompleted = true) }));
+    return run(term$, () => (workCompleted = true));
   }).pipe(repeat({ delay: () => (workCompleted ? EMPTY : of(0)) }));
 }
