@@ -16,14 +16,13 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { firstValueFrom } from 'rxjs';
 import { resourceClient } from '../../../src/client/resourceClient.js';
 import { hashField } from '../../../src/sources/hashField.js';
 import { httpListerWatcher } from '../../../src/sources/http/httpListerWatcher.js';
 import type { ListerWatcher } from '../../../src/sources/listerWatcher.js';
 import { inShardRanges, type ShardRange } from '../../../src/sources/shardSelector.js';
 import type { KubeObject } from '../../../src/store/kubeObject.js';
-import { api, configMapBody, freshNamespace, kubeConfig, pool } from './helpers.js';
+import { api, churnConfigMaps, configMapBody, freshNamespace, kubeConfig, listAllPages, pool } from './helpers.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const objectCount = Number(process.env.SHARD_OBJECTS ?? 10_000);
@@ -102,16 +101,7 @@ const ownersOf = (cm: KubeObject, current: Map<string, ShardRange[]>): string[] 
   return [...current].filter(([, ranges]) => inShardRanges(ranges, hash)).map(([identity]) => identity);
 };
 
-async function listAll(): Promise<KubeObject[]> {
-  const items: KubeObject[] = [];
-  let token: string | undefined;
-  do {
-    const page = await firstValueFrom(lister.list({ limit: 2_000, ...(token ? { continue: token } : {}) }));
-    items.push(...page.items);
-    token = page.continue || undefined;
-  } while (token);
-  return items;
-}
+const listAll = (): Promise<KubeObject[]> => listAllPages(lister);
 
 async function poll(condition: () => boolean, timeoutMs: number): Promise<boolean> {
   const deadline = clock() + timeoutMs;
@@ -171,18 +161,7 @@ async function cachesMatchRanges(): Promise<string[]> {
 let churning = false;
 let churnWrites = 0;
 let churnDone: Promise<void> = Promise.resolve();
-async function churn(): Promise<void> {
-  let created = 0;
-  const ref = (name: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', namespace, name });
-  while (churning) {
-    const writes: Array<Promise<unknown>> = [writer.patch(ref(`cm-${Math.floor(Math.random() * objectCount)}`), { data: { v: String(churnWrites) } }, { type: 'merge' })];
-    if (churnWrites % 10 === 0) writes.push(writer.create(configMapBody(namespace, `late-${created++}`, {}, { v: '0' }) as KubeObject));
-    if (churnWrites % 10 === 5 && created > 2) writes.push(writer.delete(ref(`late-${created - 2}`)));
-    churnWrites += writes.length;
-    await Promise.allSettled(writes);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+const churn = (): Promise<void> => churnConfigMaps(writer, namespace, objectCount, () => churning, (count) => (churnWrites += count));
 
 const figures: Record<string, unknown> = { mode: 'server', objects: objectCount, leaseDurationMs: timing.lease, renewDeadlineMs: timing.renew, retryPeriodMs: timing.retry };
 
