@@ -16,6 +16,7 @@
  * | {@link ControllerError} | the controller toolkit (`rx-informer/controller`) | a write lost a race, a reconcile gave up for good, an edit that cannot be sent, a controller that could not stop in time |
  * | {@link UnknownIndexError} | snapshot queries (thrown) | an index that was not configured |
  * | {@link LabelSelectorError} | selector parsing (thrown) | selector text or spec that is not valid |
+| {@link ShardSelectorError} | sources (ends the source) | the API server did not apply a `shardSelector` (gate `ShardedListAndWatch` off, or a server older than 1.36) |
  *
  * Bad arguments to a factory are a `TypeError` at call time, before anything is subscribed. On a
  * Node older than 22.19, importing `rx-informer/test-server` and calling any function that takes a
@@ -482,6 +483,22 @@ export class LabelSelectorError extends Error {
     reason: string,
   ) {
     super(`[informer] invalid label selector ${JSON.stringify(selector)}: ${reason}`);
+  }
+}
+
+/**
+ * The API server ignored a `shardSelector`: a LIST answer did not echo it in
+ * `metadata.shardInfo`, or an object outside its ranges arrived. The server does not have sharded
+ * list and watch on (Kubernetes 1.36+ with the feature gate `ShardedListAndWatch`); retrying cannot
+ * help, so the source ends with this (unless `fatalErrors: 'never'`).
+ */
+export class ShardSelectorError extends Error {
+  override readonly name = 'ShardSelectorError';
+  constructor(
+    readonly selector: string,
+    what: string,
+  ) {
+    super(`[informer] the API server did not apply shardSelector ${JSON.stringify(selector.length > 120 ? `${selector.slice(0, 117)}...` : selector)}: ${what}; sharded list and watch needs Kubernetes 1.36+ with --feature-gates=ShardedListAndWatch=true on the kube-apiserver`);
   }
 }
 

@@ -69,6 +69,9 @@ export { byNamespace, byLabel } from './store/indexFunc.js';
 export type { IndexFunc, Indexers } from './store/indexFunc.js';
 export { parseLabelSelector, matchesLabels } from './store/labelSelector.js';
 export type { LabelSelector, LabelSelectorSpec } from './store/labelSelector.js';
+export { shardSelectorOf, parseShardSelector, shardSelectorMatches, shardSpaceEnd } from './sources/shardSelector.js';
+export type { ShardField, ShardRange, ParsedShardSelector } from './sources/shardSelector.js';
+export { hashField } from './sources/hashField.js';
 export { tombstone, isTombstone } from './store/delta.js';
 export type { Delta, DeltaEvent, DeltaBatch, Tombstone } from './store/delta.js';
 export type { Notification } from './store/notification.js';
@@ -77,5 +80,5 @@ export type { Json } from './store/json.js';
 export type { Frozen } from './store/frozen.js';
 
 /* Errors: one catalogue (src/errors.ts) */
-export { KubeApiError, TransportError, TransformError, InformerError, NotSyncedError, UnknownIndexError, LabelSelectorError } from './errors.js';
+export { KubeApiError, TransportError, TransformError, InformerError, NotSyncedError, UnknownIndexError, LabelSelectorError, ShardSelectorError } from './errors.js';
 export type { KubeStatus, KubeApiErrorInit, TransportErrorReason, TransportErrorOptions, InformerErrorReason, NotSyncedReason } from './errors.js';

@@ -19,6 +19,8 @@ export interface Shard {
   readonly ring: string;
   /** `shard.sharding.rx-informer.dev/<ring>=<identity>`: the selector of this member's objects. */
   readonly labelSelector: string;
+  /** `{ labelSelector }`, to spread into a source's options (as {@link ServerShard.selector} is). */
+  readonly selector: { readonly labelSelector: string };
   /**
    * Wraps a reconciler of the primary objects for this term:
    * - an object carrying the drain label is let go — its labels are removed, once the queue has
@@ -37,6 +39,7 @@ export function createShard(c: ResolvedShardingConfig, identity: string): Shard 
     identity,
     ring: c.ring,
     labelSelector: shardSelector(c.labels, identity),
+    selector: { labelSelector: shardSelector(c.labels, identity) },
     reconciler<T extends KubeObject>(reconcile: Reconciler<T>): Reconciler<T> {
       if (typeof reconcile !== 'function') throw new TypeError('[informer] Shard.reconciler: reconcile must be a function');
       const released = new Set<string>();

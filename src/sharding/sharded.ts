@@ -1,6 +1,11 @@
 import { defer, EMPTY, finalize, Observable, of, repeat, takeWhile, tap } from 'rxjs';
 import { leaderElection } from '../coordination/leaderElection.js';
 import { whileLeading } from '../coordination/whileLeading.js';
+import type { Leadership } from '../coordination/electionState.js';
+import type { LeaseClient } from '../coordination/leaseClient.js';
+import { claimingLeases, type ClaimCell } from './claimingLeases.js';
+import type { ServerShard } from './serverShard.js';
+import { serverShardTerm } from './serverShardTerm.js';
 import { createShard, type Shard } from './shard.js';
 import { runSharder } from './sharder.js';
 import { ringLabel } from './shardLabels.js';
@@ -61,12 +66,15 @@ import { resolveShardingConfig, type ResolvedShardingConfig, type ShardingConfig
  * @throws {TypeError} for a bad config (see {@link ShardingConfig}) or a `work` that is not a function.
  * @see {@link sharder}, {@link hashRing}
  */
-export function sharded<T>(config: ShardingConfig, work: (shard: Shard) => Observable<T>): Observable<T> {
+export function sharded<T>(config: ShardingConfig & { readonly mode?: 'label' }, work: (shard: Shard) => Observable<T>): Observable<T>;
+export function sharded<T>(config: ShardingConfig & { readonly mode: 'server' }, work: (shard: ServerShard) => Observable<T>): Observable<T>;
+export function sharded<T>(config: ShardingConfig, work: ((shard: Shard) => Observable<T>) | ((shard: ServerShard) => Observable<T>)): Observable<T> {
   const c = resolveShardingConfig(config, 'sharded');
   if (typeof work !== 'function') throw new TypeError('[informer] sharded: work must be a function (shard) => Observable');
+  if (c.mode === 'server') return serverMemberTerms(c, work as (shard: ServerShard) => Observable<T>);
   return new Observable<T>((subscriber) => {
     const sharder = sharderWhileLeading(c).subscribe({ error: (error: unknown) => subscriber.error(error) });
-    const terms = memberTerms(c, work).subscribe(subscriber);
+    const terms = memberTerms(c, work as (shard: Shard) => Observable<T>).subscribe(subscriber);
     return () => {
       terms.unsubscribe();
       sharder.unsubscribe();
@@ -89,10 +97,28 @@ function sharderWhileLeading(c: ResolvedShardingConfig): Observable<never> {
 
 /** Membership terms one after another, each with a fresh identity, `work` running for its duration. */
 function memberTerms<T>(c: ResolvedShardingConfig, work: (shard: Shard) => Observable<T>): Observable<T> {
+  return terms(c, (identity) => ({ leases: c.leases, run: (term$, completed) => defer(() => work(createShard(c, identity))).pipe(tap({ complete: completed }), whileLeading(term$)) }));
+}
+
+/** Server-side mode: the same terms, each running the ranges' handshake; the claim rides on the member Lease's writes. */
+function serverMemberTerms<T>(c: ResolvedShardingConfig, work: (shard: ServerShard) => Observable<T>): Observable<T> {
+  return terms(c, (identity) => {
+    const claims: ClaimCell = { current: { view: '', ranges: [] }, written: undefined, onWritten: () => undefined };
+    return { leases: claimingLeases(c.leases, claims), run: (term$, completed) => serverShardTerm(c, identity, claims, work).pipe(tap({ complete: completed }), whileLeading(term$)) };
+  });
+}
+
+/**
+ * One term after another, each with a fresh identity and member Lease, `run` for the term's
+ * duration, until the work completes by itself (`run` calls `completed` then; the end of a term
+ * completes `run` too, and starts the next term).
+ */
+function terms<T>(c: ResolvedShardingConfig, term: (identity: string) => { readonly leases: LeaseClient; readonly run: (term$: Observable<Leadership>, completed: () => void) => Observable<T> }): Observable<T> {
   let workCompleted = false;
   return defer(() => {
     const identity = c.newIdentity();
-    const election = leaderElection({ ...timing(c), lease: c.memberLease(identity), identity, labels: { [ringLabel]: c.ring }, releaseOnCancel: true });
+    const { leases, run } = term(identity);
+    const election = leaderElection({ ...timing(c), leases, lease: c.memberLease(identity), identity, labels: { [ringLabel]: c.ring }, releaseOnCancel: true });
     let led = false;
     // One term: up to and including the first `following` after leading.
     const term$ = election.pipe(
@@ -104,9 +130,6 @@ function memberTerms<T>(c: ResolvedShardingConfig, work: (shard: Shard) => Obser
       }, true),
       finalize(() => led && c.onEvent({ type: 'left', identity })),
     );
-    return defer(() => work(createShard(c, identity))).pipe(
-      tap({ complete: () => (workCompleted = true) }),
-      whileLeading(term$),
-    );
+    return run(term$, () => (workCompleted = true));
   }).pipe(repeat({ delay: () => (workCompleted ? EMPTY : of(0)) }));
 }

@@ -12,6 +12,8 @@ import { leaseClient, type LeaseClient } from '../coordination/leaseClient.js';
 import { monotonicScheduler } from '../coordination/monotonicScheduler.js';
 import { resourceClient, type ResourceClient } from '../client/resourceClient.js';
 import { shardLabels, type ShardLabels } from './shardLabels.js';
+import type { ShardField, ShardRange } from '../sources/shardSelector.js';
+import { defaultShardBuckets } from './shardRanges.js';
 
 /** The primary objects of a sharded controller: a kind, in one namespace or in all. */
 export interface ShardedResource {
@@ -32,7 +34,9 @@ export type ShardingEvent =
   /** The sharder labelled an object: a first owner (`assigned`), away from a dead owner (`moved`), or asked a live owner to let go (`draining`). */
   | { readonly type: 'assigned' | 'moved' | 'draining'; readonly key: string; readonly from?: string; readonly to: string }
   /** This replica, as owner `identity`, let go of a drained object. */
-  | { readonly type: 'released'; readonly key: string; readonly identity: string };
+  | { readonly type: 'released'; readonly key: string; readonly identity: string }
+  /** Server-side mode: this replica, as `identity`, now works on `ranges` (empty: on nothing). */
+  | { readonly type: 'ranges'; readonly identity: string; readonly ranges: readonly ShardRange[] };
 
 /** Options of {@link sharded} and {@link sharder}. */
 export interface ShardingConfig {
@@ -44,6 +48,19 @@ export interface ShardingConfig {
   readonly namespace: string;
   /** The primary objects that are sharded. */
   readonly resource: ShardedResource;
+  /**
+   * How replicas get their share. `'label'` (default): a sharder labels every object with its owner
+   * and each replica selects its label (any Kubernetes version; a membership change writes every
+   * object that moves). `'server'`: each replica asks the API server for its hash ranges with a
+   * `shardSelector` (Kubernetes 1.36+, kube-apiserver `--feature-gates=ShardedListAndWatch=true`);
+   * no sharder, no labels, no object writes. A server without it ends the work with a
+   * {@link ShardSelectorError}.
+   */
+  readonly mode?: 'label' | 'server';
+  /** Server-side mode: what is hashed. Default `object.metadata.uid`; `object.metadata.namespace` keeps a namespace on one replica. */
+  readonly shardField?: ShardField;
+  /** Server-side mode: equal slices of the hash space dealt out to the members (see {@link shardRanges}). Default 64. */
+  readonly shardBuckets?: number;
   /** What is hashed onto the ring for an object. Default `<group>/<kind>/<namespace>/<name>`; hash a controller owner reference instead to keep children with their owner. */
   readonly shardKey?: (object: KubeObject) => string;
   /** Ring points per member (see {@link hashRing}). Default 2 000 (`defaultVirtualNodes`). */
@@ -94,6 +111,10 @@ export function resolveShardingConfig(config: ShardingConfig, factory: 'sharded'
   const labels = shardLabels(config.ring);
   const { namespace, resource } = config;
   if (typeof namespace !== 'string' || !dnsLabel.test(namespace)) check.fail(`namespace must be a namespace name, got ${describe(namespace)}`);
+  const mode = check.oneOf('mode', config.mode, ['label', 'server']) ?? 'label';
+  const shardField = check.oneOf('shardField', config.shardField, ['object.metadata.uid', 'object.metadata.namespace']) ?? 'object.metadata.uid';
+  const shardBuckets = check.positiveInteger('shardBuckets', config.shardBuckets) ?? defaultShardBuckets;
+  if (shardBuckets > 4096) check.fail(`shardBuckets must be at most 4096, got ${shardBuckets}`);
   if (resource === null || typeof resource !== 'object' || typeof resource.apiVersion !== 'string' || resource.apiVersion === '' || typeof resource.kind !== 'string' || resource.kind === '') {
     check.fail('resource must be { apiVersion, kind, namespace? }');
   }
@@ -117,6 +138,9 @@ export function resolveShardingConfig(config: ShardingConfig, factory: 'sharded'
     ring: config.ring,
     namespace,
     resource: { apiVersion: resource.apiVersion, kind: resource.kind, ...(resource.namespace ? { namespace: resource.namespace } : {}) },
+    mode,
+    shardField,
+    shardBuckets,
     shardKey: shardKey ?? ((object) => `${group}/${resource.kind}/${object.metadata?.namespace ?? ''}/${object.metadata?.name ?? ''}`),
     virtualNodes,
     leaseDurationMs,

@@ -10,6 +10,15 @@ export interface ListWatchConfig<T> extends ReflectorConfig<T> {
   /** `fieldSelector`, on list and watch. */
   readonly fieldSelector?: string;
   /**
+   * `shardSelector`, on list, watch and streaming list (KEP-5866; Kubernetes 1.36+ with the
+   * kube-apiserver feature gate `ShardedListAndWatch`): only objects whose hashed uid (or
+   * namespace) lies in one of the ranges, e.g. from {@link shardSelectorOf}. Checked when the
+   * source is built (a bad one is a `TypeError`: the server would answer it with a 500). A server
+   * that ignores it — no `metadata.shardInfo` on a list, or an object outside the ranges — ends the
+   * source with a {@link ShardSelectorError}.
+   */
+  readonly shardSelector?: string;
+  /**
    * Ask for `PartialObjectMetadata` (metadata only: no spec, no status) on list and watch, through
    * the `Accept` header. Objects then have `kind: PartialObjectMetadata`, `apiVersion: meta.k8s.io/v1`.
    */

@@ -43,6 +43,8 @@ export interface ListResponse<T> {
   readonly resourceVersion: string;
   readonly continue?: string;
   readonly remainingItemCount?: number;
+  /** `metadata.shardInfo`: the shard selector the server applied, when it applied one. */
+  readonly shardInfo?: { readonly selector: string };
 }
 
 /** Query parameters of one WATCH. `allowWatchBookmarks=true` is always sent. */

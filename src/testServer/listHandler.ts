@@ -66,6 +66,8 @@ export function serveList(
   let lastKey: string | undefined;
   for (const stored of store.objectsAt(collection, listRV, namespace, start)) {
     if (options.hasSelector && !(options.labels(stored.object.metadata?.labels) && options.fields(stored.object))) continue;
+    // As kube-apiserver 1.36: a shard selector filters, but remainingItemCount is still given (for all objects).
+    if (options.shards !== undefined && !options.shards.matches(stored.object)) continue;
     if (limit !== undefined && items.length === limit) {
       more = true;
       break;
@@ -79,6 +81,7 @@ export function serveList(
     meta['continue'] = encodeContinue(listRV, lastKey);
     if (!options.hasSelector) meta['remainingItemCount'] = remaining(ctx, collection, namespace, listRV, lastKey);
   }
+  if (options.shards !== undefined) meta['shardInfo'] = { selector: options.shards.echo };
   if (tableIncludeObject !== undefined) {
     return { parts: [JSON.stringify(tableOf(items, String(listRV), meta['continue'] as string | undefined, tableIncludeObject, true))], itemCount: items.length };
   }

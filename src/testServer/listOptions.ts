@@ -3,6 +3,7 @@ import { TestApiServerError } from './testApiServerError.js';
 import { badRequest, kubeStatus } from './kubeStatus.js';
 import { parseLabelSelector, SelectorSyntaxError, type SelectorMatcher } from './labelSelector.js';
 import type { Collection } from './objectStore.js';
+import { parseShardFilter, type ShardFilter } from './shardFilter.js';
 
 /** The query of a LIST or WATCH, parsed and validated as the real server does. @internal */
 export interface ListOptions {
@@ -14,6 +15,8 @@ export interface ListOptions {
   readonly labels: SelectorMatcher;
   readonly fields: FieldMatcher;
   readonly hasSelector: boolean;
+  /** `shardSelector` (KEP-5866), when given. */
+  readonly shards: ShardFilter | undefined;
   readonly allowWatchBookmarks: boolean;
   readonly sendInitialEvents: boolean;
   /** `sendInitialEvents=false` was given: a watch from "" / "0" then starts without the synthetic ADDED events. */
@@ -68,6 +71,7 @@ export function parseListOptions(query: URLSearchParams, collection: Collection,
     if (error instanceof SelectorSyntaxError) throw new TestApiServerError(badRequest(error.message));
     throw error;
   }
+  const shards = parseShardFilter(query);
   return {
     watch,
     resourceVersion: rv,
@@ -77,6 +81,7 @@ export function parseListOptions(query: URLSearchParams, collection: Collection,
     labels,
     fields,
     hasSelector: labelSelector.trim() !== '' || fieldSelector.trim() !== '',
+    shards,
     allowWatchBookmarks,
     sendInitialEvents,
     initialEventsDeclined: initialEventsGiven && !sendInitialEvents,

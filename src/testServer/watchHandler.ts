@@ -43,7 +43,8 @@ export function serveWatch(
     stored !== undefined &&
     (namespace === undefined || stored.namespace === namespace) &&
     options.labels(stored.object.metadata?.labels) &&
-    options.fields(stored.object);
+    options.fields(stored.object) &&
+    (options.shards?.matches(stored.object) ?? true);
   const sendEvent = (type: string, json: string): void => writer.send(`{"type":"${type}","object":${json}}\n`);
   // The watch-lag fault: live events go out late, in order (one queue per watch, so a lag that
   // changes meanwhile cannot reorder them).

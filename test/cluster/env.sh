@@ -230,7 +230,7 @@ start_apiserver() {
     --disable-admission-plugins=ServiceAccount --allow-privileged=true \
     --endpoint-reconciler-type=none \
     --etcd-compaction-interval="${ETCD_COMPACTION_INTERVAL:-0}" \
-    --feature-gates=WatchCacheInitializationPostStartHook=true \
+    --feature-gates=WatchCacheInitializationPostStartHook=true,ShardedListAndWatch=true \
     --profiling=false --v=1 ${EXTRA_APISERVER_FLAGS:-} \
     </dev/null >>"$WORK/kube-apiserver.log" 2>&1 &
   echo $! >"$WORK/apiserver.pid"

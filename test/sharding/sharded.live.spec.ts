@@ -17,11 +17,11 @@ import type { KubeObject } from '../../src/store/kubeObject.js';
 import { createTestApiServer } from '../../src/testServer/createTestApiServer.js';
 import type { TestApiServer } from '../../src/testServer/testApiServer.js';
 import { until } from '../helpers/until.js';
+import { overlaps, type Run } from './reconcileRuns.js';
 
 const S = 'shard.sharding.rx-informer.dev/cms';
 const D = 'drain.sharding.rx-informer.dev/cms';
 
-interface Run { readonly key: string; readonly member: string; readonly rv: string | undefined; readonly start: number; end?: number }
 
 function replica(server: TestApiServer, name: string, runs: Run[], events: ShardingEvent[], caches: Map<string, () => number>): Subscription {
   const config = {
@@ -48,18 +48,6 @@ function replica(server: TestApiServer, name: string, runs: Run[], events: Shard
       }),
     });
   }).subscribe({ error: (error: unknown) => events.push({ type: 'left', identity: `ERROR ${String(error)}` }) });
-}
-
-function overlaps(runs: readonly Run[]): string[] {
-  const byKey = new Map<string, Run[]>();
-  for (const run of runs) byKey.set(run.key, [...(byKey.get(run.key) ?? []), run]);
-  const found: string[] = [];
-  for (const [key, list] of byKey) {
-    for (const a of list) for (const b of list) {
-      if (a.member < b.member && a.start < (b.end ?? Infinity) && b.start < (a.end ?? Infinity)) found.push(`${key}: ${a.member} × ${b.member}`);
-    }
-  }
-  return found;
 }
 
 test.serial('three replicas share 60 objects; one leaves, one joins, objects change; never two owners at once', async (t) => {

@@ -26,7 +26,7 @@ export type { CollectionHooks } from './transportListerWatcher.js';
 export function httpListerWatcher<T = KubeObject>(
   kubeConfig: KubeConfig,
   resource: ListWatchResource,
-  config: Pick<ListWatchConfig<T>, 'labelSelector' | 'fieldSelector' | 'metadataOnly' | 'maxLineBytes' | 'maxListBytes' | 'scheduler'> = {},
+  config: Pick<ListWatchConfig<T>, 'labelSelector' | 'fieldSelector' | 'shardSelector' | 'metadataOnly' | 'maxLineBytes' | 'maxListBytes' | 'scheduler'> = {},
 ): ListerWatcher<T> {
   return createHttpListerWatcher(kubeConfig, resource, config, {});
 }

@@ -3,7 +3,7 @@ import type { ListRequest, WatchRequest } from '../listerWatcher.js';
 import type { ListWatchConfig } from '../listWatchConfig.js';
 
 /** What shapes a collection's LIST and WATCH requests besides the request itself. */
-export type RequestShape = Pick<ListWatchConfig<unknown>, 'labelSelector' | 'fieldSelector' | 'metadataOnly'>;
+export type RequestShape = Pick<ListWatchConfig<unknown>, 'labelSelector' | 'fieldSelector' | 'shardSelector' | 'metadataOnly'>;
 
 const acceptJson = 'application/json';
 const acceptMetadataList = 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1';
@@ -18,6 +18,7 @@ export function acceptOf(shape: RequestShape, verb: 'list' | 'watch'): string {
 function selectors(shape: RequestShape, query: URLSearchParams): void {
   if (shape.labelSelector) query.set('labelSelector', shape.labelSelector);
   if (shape.fieldSelector) query.set('fieldSelector', shape.fieldSelector);
+  if (shape.shardSelector !== undefined) query.set('shardSelector', shape.shardSelector);
 }
 
 /** The path and query of one LIST page: selectors, resourceVersion (and its match), limit, continue. Pure. */

@@ -11,7 +11,7 @@ export function toListResponse<T>(body: unknown): ListResponse<T> {
     kind?: unknown;
     apiVersion?: unknown;
     items?: unknown;
-    metadata?: { resourceVersion?: unknown; continue?: unknown; remainingItemCount?: unknown };
+    metadata?: { resourceVersion?: unknown; continue?: unknown; remainingItemCount?: unknown; shardInfo?: { selector?: unknown } };
   } | null;
   if (list === null || typeof list !== 'object' || !Array.isArray(list.items)) {
     throw new TypeError('not a Kubernetes list');
@@ -31,5 +31,6 @@ export function toListResponse<T>(body: unknown): ListResponse<T> {
   };
   if (typeof meta.continue === 'string' && meta.continue !== '') response.continue = meta.continue;
   if (typeof meta.remainingItemCount === 'number') response.remainingItemCount = meta.remainingItemCount;
+  if (typeof meta.shardInfo?.selector === 'string') response.shardInfo = { selector: meta.shardInfo.selector };
   return response;
 }

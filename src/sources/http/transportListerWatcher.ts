@@ -7,6 +7,7 @@ import { resolveByDiscovery, resolveStatically, type ResolvedResource } from '..
 import type { KubeObject } from '../../store/kubeObject.js';
 import type { ListerWatcher, ListRequest, ListResponse, WatchMessage, WatchRequest } from '../listerWatcher.js';
 import type { ListWatchConfig } from '../listWatchConfig.js';
+import { checkShardSelector, guardShardSelector } from './guardShardSelector.js';
 import { optionChecks } from '../../options/optionChecks.js';
 import { wallClock } from '../wallClock.js';
 import { listPages } from './listPages.js';
@@ -16,7 +17,7 @@ import { readWatch } from './readWatch.js';
 import { toListResponse } from './toListResponse.js';
 
 /** What shapes a transport ListerWatcher's requests and bounds what it reads. */
-export type TransportListerWatcherConfig<T> = Pick<ListWatchConfig<T>, 'labelSelector' | 'fieldSelector' | 'metadataOnly' | 'maxLineBytes' | 'maxListBytes' | 'scheduler'>;
+export type TransportListerWatcherConfig<T> = Pick<ListWatchConfig<T>, 'labelSelector' | 'fieldSelector' | 'shardSelector' | 'metadataOnly' | 'maxLineBytes' | 'maxListBytes' | 'scheduler'>;
 
 /** @internal What a caller learns about the collection as requests answer (the informer factory uses it to recognise one collection named two ways). */
 export interface CollectionHooks {
@@ -44,6 +45,7 @@ export function transportListerWatcher<T = KubeObject>(
   const check = optionChecks(factory, config);
   const maxLineBytes = check.positiveInteger('maxLineBytes', config.maxLineBytes) ?? 16 * 1024 * 1024;
   const maxListBytes = check.positiveInteger('maxListBytes', config.maxListBytes) ?? defaultMaxBodyBytes;
+  const shards = config.shardSelector === undefined ? undefined : checkShardSelector(config.shardSelector);
   const listLimit: BodyLimit = { bytes: maxListBytes, option: 'maxListBytes' };
   const scheduler = config.scheduler;
   const now = scheduler === undefined ? wallClock : () => scheduler.now();
@@ -80,7 +82,7 @@ export function transportListerWatcher<T = KubeObject>(
     config,
   );
 
-  return {
+  const listerWatcher: ListerWatcher<T> = {
     closeIdleConnections: () => transport.closeIdleConnections?.(),
     list: (request: ListRequest) => resolve().pipe(switchMap((target) => page(target, request))),
     watch: (request: WatchRequest) =>
@@ -93,6 +95,7 @@ export function transportListerWatcher<T = KubeObject>(
         }),
       ),
   };
+  return shards === undefined ? listerWatcher : guardShardSelector(listerWatcher, shards);
 }
 
 function validateResource(resource: ListWatchResource): void {

@@ -2,7 +2,7 @@
  * Pure classification of the errors a LIST or WATCH ends with. Only the reflector's transition
  * ({@link reflectorStep}) asks these questions; the answers decide what happens next.
  */
-import { KubeApiError, TransportError } from '../../errors.js';
+import { KubeApiError, ShardSelectorError, TransportError } from '../../errors.js';
 
 /** 410 Expired/Gone (client-go `isExpiredError`). */
 export function isExpired(error: unknown): boolean {
@@ -41,12 +41,12 @@ export function isInvalidRequest(error: unknown): boolean {
 }
 
 /**
- * Whether an error that ended a cycle ends the source: an invalid request unless `fatalErrors` is
- * `'never'`; 403 and 404 with `'permanent'`.
+ * Whether an error that ended a cycle ends the source: an invalid request or a server that ignored
+ * the shard selector unless `fatalErrors` is `'never'`; 403 and 404 with `'permanent'`.
  */
 export function isFatal(error: unknown, fatalErrors: 'transient' | 'permanent' | 'never'): boolean {
   if (fatalErrors === 'never') return false;
-  return isInvalidRequest(error) || (fatalErrors === 'permanent' && isPermanent(error));
+  return isInvalidRequest(error) || error instanceof ShardSelectorError || (fatalErrors === 'permanent' && isPermanent(error));
 }
 
 /** Milliseconds to wait as the server asked, if it did. */

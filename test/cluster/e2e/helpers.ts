@@ -6,6 +6,10 @@
 import { CoreV1Api, KubeConfig, type V1ConfigMap } from '@kubernetes/client-node';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
+import { firstValueFrom } from 'rxjs';
+import type { ResourceClient } from '../../../src/client/resourceClient.js';
+import type { ListerWatcher } from '../../../src/sources/listerWatcher.js';
+import type { KubeObject } from '../../../src/store/kubeObject.js';
 
 const exec = promisify(execFile);
 
@@ -67,4 +71,35 @@ export async function listRVs(core: CoreV1Api, namespace: string, labelSelector?
 
 export function sameRVs(a: ReadonlyMap<string, string>, b: ReadonlyMap<string, string>): boolean {
   return a.size === b.size && [...a].every(([key, rv]) => b.get(key) === rv);
+}
+
+/** Every object of a collection by paged LISTs of 2,000 (quorum reads: no resourceVersion). */
+export async function listAllPages(lister: ListerWatcher<KubeObject>): Promise<KubeObject[]> {
+  const items: KubeObject[] = [];
+  let token: string | undefined;
+  do {
+    const page = await firstValueFrom(lister.list({ limit: 2_000, ...(token ? { continue: token } : {}) }));
+    items.push(...page.items);
+    token = page.continue || undefined;
+  } while (token);
+  return items;
+}
+
+/**
+ * Writes of "other people" while `running()`: a merge patch of a random `cm-<i>` every 20 ms or
+ * so, a `late-<n>` ConfigMap created every 10th write and an older one deleted every 10th; tells
+ * `wrote` how many writes each step sent.
+ */
+export async function churnConfigMaps(writer: ResourceClient, namespace: string, objectCount: number, running: () => boolean, wrote: (count: number) => number): Promise<void> {
+  let created = 0;
+  let total = 0;
+  const ref = (name: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', namespace, name });
+  while (running()) {
+    const writes: Array<Promise<unknown>> = [writer.patch(ref(`cm-${Math.floor(Math.random() * objectCount)}`), { data: { v: String(total) } }, { type: 'merge' })];
+    if (total % 10 === 0) writes.push(writer.create(configMapBody(namespace, `late-${created++}`, {}, { v: '0' }) as KubeObject));
+    if (total % 10 === 5 && created > 2) writes.push(writer.delete(ref(`late-${created - 2}`)));
+    total = wrote(writes.length);
+    await Promise.allSettled(writes);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }

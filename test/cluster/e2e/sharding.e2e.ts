@@ -13,7 +13,6 @@
  */
 import test from 'ava';
 import type { CoreV1Api } from '@kubernetes/client-node';
-import { firstValueFrom } from 'rxjs';
 import { httpListerWatcher } from '../../../src/sources/http/httpListerWatcher.js';
 import type { ListerWatcher } from '../../../src/sources/listerWatcher.js';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -22,7 +21,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { resourceClient } from '../../../src/client/resourceClient.js';
 import type { KubeObject } from '../../../src/store/kubeObject.js';
-import { api, configMapBody, freshNamespace, kubeConfig, pool } from './helpers.js';
+import { api, churnConfigMaps, configMapBody, freshNamespace, kubeConfig, listAllPages, pool } from './helpers.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const S = 'shard.sharding.rx-informer.dev/e2e';
@@ -186,16 +185,7 @@ async function waitFor(condition: () => boolean, what: string, timeoutMs: number
  * — the checks need names, labels and resourceVersions, and 10,000 full objects parsed into
  * client-node's models every few seconds cost the 2-core machine more than the test itself.
  */
-async function listAll(): Promise<KubeObject[]> {
-  const items: KubeObject[] = [];
-  let token: string | undefined;
-  do {
-    const page = await firstValueFrom(lister.list({ limit: 2_000, ...(token ? { continue: token } : {}) }));
-    items.push(...page.items);
-    token = page.continue || undefined;
-  } while (token);
-  return items;
-}
+const listAll = (): Promise<KubeObject[]> => listAllPages(lister);
 
 /**
  * Settles when every object of a LIST is where it belongs: a live owner, no drain pending, and the
@@ -277,19 +267,7 @@ function leaderOverlaps(): { terms: number; found: string[] } {
 
 let churning = false;
 let churnWrites = 0;
-async function churn(): Promise<void> {
-  let created = 0;
-  const cm = (name: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', namespace, name });
-  while (churning) {
-    const i = Math.floor(Math.random() * objectCount);
-    const writes: Array<Promise<unknown>> = [writer.patch(cm(`cm-${i}`), { data: { v: String(churnWrites) } }, { type: 'merge' })];
-    if (churnWrites % 10 === 0) writes.push(writer.create(configMapBody(namespace, `late-${created++}`, {}, { v: '0' }) as KubeObject));
-    if (churnWrites % 10 === 5 && created > 2) writes.push(writer.delete(cm(`late-${created - 2}`)));
-    churnWrites += writes.length;
-    await Promise.allSettled(writes);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+const churn = (): Promise<void> => churnConfigMaps(writer, namespace, objectCount, () => churning, (count) => (churnWrites += count));
 
 const figures: Record<string, unknown> = { objects: objectCount, leaseDurationMs: timing.lease, renewDeadlineMs: timing.renew, retryPeriodMs: timing.retry };
 let churnDone: Promise<void> = Promise.resolve();

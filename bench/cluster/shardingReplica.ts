@@ -1,0 +1,76 @@
+/**
+ * One replica of `npm run bench:sharding`, as its own process: an informer and a controller with
+ * an empty reconcile over the ConfigMaps of one namespace — unsharded, or one member of a ring in
+ * label or server mode. Prints JSON lines on stdout: `progress` (distinct keys reconciled, when
+ * the last new one was, process start) when it changes; `memory` (heap after a full GC, RSS, peak
+ * RSS) on SIGUSR2. On SIGUSR1 it writes the keys it caches to `<OUT>.keys` and from then on
+ * appends every key it reconciles, with the time, to `<OUT>.after` (for the handover figures).
+ *
+ * Environment: KUBECONFIG, MODE (unsharded | label | server), NS, RING, NAME, OUT, LEASE_MS,
+ * RENEW_MS, RETRY_MS. Run with --expose-gc.
+ */
+import { KubeConfig } from '@kubernetes/client-node';
+import { appendFileSync, writeFileSync } from 'node:fs';
+import type { Observable } from 'rxjs';
+import { controller } from '../../src/controller/controller.js';
+import type { Informer } from '../../src/informer/informer.js';
+import { informer } from '../../src/informer/informer.js';
+import type { ServerShard } from '../../src/sharding/serverShard.js';
+import type { Shard } from '../../src/sharding/shard.js';
+import { sharded } from '../../src/sharding/sharded.js';
+import { listWatch } from '../../src/sources/listWatch.js';
+import type { KubeObject } from '../../src/store/kubeObject.js';
+
+const env = (name: string): string => process.env[name] ?? (() => { throw new Error(`${name} is not set`); })();
+const startedAt = performance.timeOrigin + performance.now();
+const now = (): number => performance.timeOrigin + performance.now();
+const kubeConfig = new KubeConfig();
+kubeConfig.loadFromFile(env('KUBECONFIG'));
+const namespace = env('NS');
+const out = env('OUT');
+const mode = env('MODE');
+const distinct = new Set<string>();
+let lastNewAt = 0;
+let marked = false;
+let current: Informer<KubeObject> | undefined;
+
+const run = (key: string): undefined => {
+  if (!distinct.has(key)) {
+    distinct.add(key);
+    lastNewAt = now();
+  }
+  if (marked) appendFileSync(`${out}.after`, `${key} ${now()}\n`);
+  return undefined;
+};
+const work = (selector: { labelSelector?: string; shardSelector?: string }, wrap: (r: (cm: unknown, c: { ref: { namespace?: string; name: string } }) => undefined) => never): Observable<unknown> => {
+  const cms = informer(listWatch<KubeObject>(kubeConfig, { version: 'v1', plural: 'configmaps', namespace }, selector));
+  current = cms;
+  return controller(cms, { concurrency: 16, reconcile: wrap((_cm, { ref }) => run(`${ref.namespace}/${ref.name}`)) });
+};
+const timing = { leaseDurationMs: Number(env('LEASE_MS')), renewDeadlineMs: Number(env('RENEW_MS')), retryPeriodMs: Number(env('RETRY_MS')) };
+const config = { kubeConfig, ring: env('RING'), namespace, resource: { apiVersion: 'v1', kind: 'ConfigMap', namespace }, identityPrefix: env('NAME'), sharderConcurrency: 32, ...timing };
+const shardWork = (shard: Shard | ServerShard) => work(shard.selector, (r) => shard.reconciler(r as never) as never);
+(mode === 'unsharded' ? work({}, (r) => r as never) : mode === 'server' ? sharded({ ...config, mode: 'server' }, shardWork) : sharded(config, shardWork)).subscribe({
+  error: (error: unknown) => {
+    console.log(JSON.stringify({ event: 'error', message: String(error) }));
+    process.exit(1);
+  },
+});
+
+let told = -1;
+setInterval(() => {
+  if (distinct.size === told) return;
+  told = distinct.size;
+  console.log(JSON.stringify({ event: 'progress', distinct: distinct.size, lastNewAt, startedAt }));
+}, 250);
+process.on('SIGUSR2', () => {
+  (globalThis as { gc?: () => void }).gc?.();
+  const usage = process.memoryUsage();
+  console.log(JSON.stringify({ event: 'memory', heapUsed: usage.heapUsed, rss: usage.rss, maxRss: process.resourceUsage().maxRSS * 1024, cached: current?.snapshot.size ?? 0 }));
+});
+process.on('SIGUSR1', () => {
+  writeFileSync(`${out}.keys`, [...(current?.snapshot.keys() ?? [])].join('\n'));
+  writeFileSync(`${out}.after`, '');
+  marked = true;
+  console.log(JSON.stringify({ event: 'marked' }));
+});

@@ -1,0 +1,34 @@
+import { tap } from 'rxjs';
+import type { LeaseClient } from '../coordination/leaseClient.js';
+import type { Lease } from '../coordination/lease.js';
+import { claimAnnotation, claimOf, encodeClaim, type ShardClaim } from './shardClaim.js';
+
+/** @internal The claim a member writes with its renewals, and the one last written. */
+export interface ClaimCell {
+  /** Written with the next create or renewal of the member Lease. */
+  current: ShardClaim;
+  /** As the last write that went through carried it. */
+  written: ShardClaim | undefined;
+  /** Hears every write that went through. */
+  onWritten: () => void;
+}
+
+/**
+ * @internal The member's {@link LeaseClient} with its claim put into every create and renewal: the
+ * claim travels with writes the election makes anyway, so no request is added for it.
+ */
+export function claimingLeases(inner: LeaseClient, cell: ClaimCell): LeaseClient {
+  const withClaim = (lease: Lease): Lease => ({
+    ...lease,
+    metadata: { ...lease.metadata, annotations: { ...lease.metadata?.annotations, [claimAnnotation]: encodeClaim(cell.current) } },
+  });
+  const heard = tap<Lease>((written) => {
+    cell.written = claimOf(written);
+    cell.onWritten();
+  });
+  return {
+    get: (ref) => inner.get(ref),
+    create: (lease) => inner.create(withClaim(lease)).pipe(heard),
+    update: (lease) => inner.update(withClaim(lease)).pipe(heard),
+  };
+}

@@ -1,0 +1,84 @@
+import { isObservable, Observable } from 'rxjs';
+import type { Reconciler } from '../controller/reconcileObjects.js';
+import type { KubeObject } from '../store/kubeObject.js';
+import type { ShardRange } from '../sources/shardSelector.js';
+
+/**
+ * One stretch of a membership term of a replica in a server-side ring (`mode: 'server'`): the hash
+ * ranges it works on until they change. Build the stretch's informers with `selector` (the API
+ * server then lists and watches only these ranges) and its controller with `reconciler(…)`.
+ */
+export interface ServerShard {
+  /** The member's identity in this term. */
+  readonly identity: string;
+  /** The ring's name. */
+  readonly ring: string;
+  /** The ranges of the hashed field (uid by default) this stretch works on; never empty. */
+  readonly ranges: readonly ShardRange[];
+  /** The `shardSelector` of `ranges`. */
+  readonly shardSelector: string;
+  /** `{ shardSelector }`, to spread into a source's options. */
+  readonly selector: { readonly shardSelector: string };
+  /**
+   * Wraps a reconciler of the primary objects for this stretch, so the ranges move only once its
+   * runs have finished: when they change, the stretch's work is unsubscribed (runs see their
+   * `AbortSignal`), and the ranges are given up when the last run has settled.
+   */
+  reconciler<T extends KubeObject>(reconcile: Reconciler<T>): Reconciler<T>;
+}
+
+/** @internal Counts the runs in flight across the stretches of one term. */
+export interface RunCounter {
+  /** Resolves when no run is in flight. */
+  readonly idle: () => Promise<void>;
+  /** A run's result, counted until it settles: a promise until it settles, an Observable until it ends or is unsubscribed. */
+  readonly track: <R>(result: R) => R;
+}
+
+/** @internal A run counter. */
+export function runCounter(): RunCounter {
+  let running = 0;
+  let waiters: Array<() => void> = [];
+  const leave = (): void => {
+    running -= 1;
+    if (running > 0) return;
+    const done = waiters;
+    waiters = [];
+    for (const resolve of done) resolve();
+  };
+  return {
+    idle: () => (running === 0 ? Promise.resolve() : new Promise((resolve) => waiters.push(resolve))),
+    track: <R>(result: R): R => {
+      if (isObservable(result)) {
+        return new Observable((subscriber) => {
+          running += 1;
+          const inner = result.subscribe(subscriber);
+          return () => {
+            inner.unsubscribe();
+            leave();
+          };
+        }) as R;
+      }
+      if (result !== null && typeof result === 'object' && typeof (result as { then?: unknown }).then === 'function') {
+        running += 1;
+        return Promise.resolve(result).finally(leave) as R;
+      }
+      return result;
+    },
+  };
+}
+
+/** @internal The shard of one stretch. */
+export function createServerShard(identity: string, ring: string, ranges: readonly ShardRange[], shardSelector: string, runs: RunCounter): ServerShard {
+  return {
+    identity,
+    ring,
+    ranges,
+    shardSelector,
+    selector: { shardSelector },
+    reconciler(reconcile) {
+      if (typeof reconcile !== 'function') throw new TypeError('[informer] ServerShard.reconciler: reconcile must be a function');
+      return (object, context) => runs.track(reconcile(object, context));
+    },
+  };
+}

@@ -1,0 +1,106 @@
+/**
+ * sharded({ mode: 'server' }) end to end against the in-process API server, which applies shard
+ * selectors as kube-apiserver 1.36 does (real time, short leases, conditions polled, no sleeps):
+ * three replicas share 150 ConfigMaps by hash ranges; one stops, one joins, objects change
+ * meanwhile — no object is ever reconciled by two members at once, each object's newest version is
+ * reconciled by the member whose ranges hold it, every replica caches only its ranges, and nothing
+ * writes to a ConfigMap.
+ */
+import test from 'ava';
+import type { Subscription } from 'rxjs';
+import { controller } from '../../src/controller/controller.js';
+import { sharded } from '../../src/sharding/sharded.js';
+import type { ShardingEvent } from '../../src/sharding/shardingConfig.js';
+import { informer } from '../../src/informer/informer.js';
+import { hashField } from '../../src/sources/hashField.js';
+import { listWatch } from '../../src/sources/listWatch.js';
+import { inShardRanges, type ShardRange } from '../../src/sources/shardSelector.js';
+import type { KubeObject } from '../../src/store/kubeObject.js';
+import { createTestApiServer } from '../../src/testServer/createTestApiServer.js';
+import type { TestApiServer } from '../../src/testServer/testApiServer.js';
+import { until } from '../helpers/until.js';
+import { overlaps, type Run } from './reconcileRuns.js';
+
+
+function replica(server: TestApiServer, name: string, runs: Run[], events: ShardingEvent[], caches: Map<string, () => readonly KubeObject[]>): Subscription {
+  return sharded(
+    {
+      kubeConfig: server.kubeConfig,
+      ring: 'cms',
+      namespace: 'default',
+      resource: { apiVersion: 'v1', kind: 'ConfigMap', namespace: 'demo' },
+      mode: 'server',
+      leaseDurationMs: 2_000,
+      renewDeadlineMs: 1_500,
+      retryPeriodMs: 250,
+      identityPrefix: name,
+      onEvent: (event) => events.push(event),
+    },
+    (shard) => {
+      const cms = informer(listWatch<KubeObject>(server.kubeConfig, { version: 'v1', plural: 'configmaps', namespace: 'demo' }, { ...shard.selector }));
+      caches.set(shard.identity, () => [...cms.snapshot.values()]);
+      return controller(cms, {
+        concurrency: 4,
+        reconcile: shard.reconciler(async (cm, { ref }) => {
+          const run: Run = { key: `${ref.namespace}/${ref.name}`, member: shard.identity, rv: cm?.metadata?.resourceVersion, start: performance.now() };
+          runs.push(run);
+          await new Promise((resolve) => setTimeout(resolve, 10 + Math.random() * 30));
+          run.end = performance.now();
+        }),
+      });
+    },
+  ).subscribe({ error: (error: unknown) => events.push({ type: 'left', identity: `ERROR ${String(error)}` }) });
+}
+
+test.serial('three replicas share 150 objects by hash ranges; one leaves, one joins, objects change; never two owners at once, no writes', async (t) => {
+  const server = await createTestApiServer();
+  t.teardown(() => server.close());
+  for (let i = 0; i < 150; i++) server.create('configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${i}`, namespace: 'demo' }, data: { v: '0' } });
+  const runs: Run[] = [];
+  const events: ShardingEvent[] = [];
+  const caches = new Map<string, () => readonly KubeObject[]>();
+  const replicas = new Map<string, Subscription>(['a', 'b', 'c'].map((name) => [name, replica(server, name, runs, events, caches)]));
+  t.teardown(() => replicas.forEach((s) => s.unsubscribe()));
+
+  const objects = () => server.list('configmaps', 'demo') as KubeObject[];
+  /** Each member's newest ranges, of the members whose term has not ended. */
+  const ranges = (): Map<string, readonly ShardRange[]> => {
+    const left = new Set(events.filter((e) => e.type === 'left').map((e) => (e as { identity: string }).identity));
+    const out = new Map<string, readonly ShardRange[]>();
+    for (const e of events) if (e.type === 'ranges' && !left.has(e.identity)) out.set(e.identity, e.ranges);
+    return out;
+  };
+  const ownerOf = (o: KubeObject, current: Map<string, readonly ShardRange[]>): string[] => [...current].filter(([, r]) => inShardRanges(r, hashField(o.metadata!.uid!))).map(([m]) => m);
+  /** `expected` members hold ranges; every object is in exactly one's, and its newest version was reconciled by that one. */
+  const settled = (expected: number): boolean => {
+    const current = ranges();
+    if ([...current.values()].filter((r) => r.length > 0).length !== expected) return false;
+    return objects().every((o) => {
+      const owners = ownerOf(o, current);
+      return owners.length === 1 && runs.some((r) => r.member === owners[0] && r.key === `demo/${o.metadata!.name}` && r.rv === o.metadata!.resourceVersion && r.end !== undefined);
+    });
+  };
+  const cachesHoldOnlyTheirRanges = (): void => {
+    const current = ranges();
+    for (const [identity, r] of current) {
+      const cached = caches.get(identity)?.() ?? [];
+      t.true(cached.every((o) => inShardRanges(r, hashField(o.metadata!.uid!))), `${identity} caches only its ranges`);
+      t.is(cached.length, objects().filter((o) => inShardRanges(r, hashField(o.metadata!.uid!))).length, `${identity} caches all of its ranges`);
+    }
+  };
+  await until(() => settled(3), 'the first ranges', 60_000);
+  await until(() => [...ranges()].every(([identity, r]) => (caches.get(identity)?.() ?? []).length === objects().filter((o) => inShardRanges(r, hashField(o.metadata!.uid!))).length), 'the caches to sync', 10_000);
+  cachesHoldOnlyTheirRanges();
+
+  replicas.get('a')!.unsubscribe();
+  for (let i = 0; i < 150; i += 3) server.patch('configmaps', 'demo', `cm-${i}`, { data: { v: '1' } });
+  await until(() => settled(2), 'a’s ranges moved to b and c', 60_000);
+
+  replicas.set('d', replica(server, 'd', runs, events, caches));
+  for (let i = 1; i < 150; i += 3) server.patch('configmaps', 'demo', `cm-${i}`, { data: { v: '2' } });
+  await until(() => settled(3), 'ranges handed to d', 60_000);
+  t.deepEqual(overlaps(runs), []);
+  t.deepEqual(server.requests.filter((r) => r.resource === 'configmaps' && r.verb !== 'list' && r.verb !== 'watch' && r.verb !== 'get').map((r) => `${r.verb} ${r.path}`), [], 'no writes to the objects');
+  t.true(objects().every((o) => Object.keys(o.metadata?.labels ?? {}).length === 0), 'no labels');
+  t.false(events.some((e) => e.type === 'left' && e.identity.startsWith('ERROR')), 'no replica failed');
+});
