@@ -55,19 +55,34 @@ export function apiClient(path: string, maxSockets = 64): ApiClient {
   };
 }
 
-/** Runs `work(i)` for i in `from..to-1` with at most `limit` in flight; a failed call is retried. */
+/**
+ * Errors of the connection rather than of the request: the apiserver closed an idle keep-alive
+ * socket as the request was written on it (EPIPE, ECONNRESET). The agent drops that socket, so the
+ * request is sent again at once on another one, without using up one of its attempts.
+ */
+const connectionErrors = new Set(['EPIPE', 'ECONNRESET', 'ECONNABORTED', 'ERR_STREAM_DESTROYED']);
+/** Connection errors one call survives before it fails (every pooled socket may have been closed at once). */
+const maxConnectionRetries = 200;
+
+/**
+ * Runs `work(i)` for i in `from..to-1` with at most `limit` in flight. A failed call is retried up to
+ * 5 times with a growing pause; a connection error ({@link connectionErrors}) is retried at once and
+ * does not count against those 5 (up to {@link maxConnectionRetries}).
+ */
 export async function pool(from: number, to: number, limit: number, work: (i: number) => Promise<void>): Promise<void> {
   let next = from;
   const runner = async (): Promise<void> => {
     while (next < to) {
       const i = next++;
-      for (let attempt = 0; ; attempt++) {
+      for (let attempt = 0, reconnects = 0; ; ) {
         try {
           await work(i);
           break;
         } catch (error) {
-          if (attempt >= 5) throw error;
-          await new Promise((resolve) => setTimeout(resolve, 100 * (attempt + 1)));
+          const code = (error as { code?: unknown } | null)?.code;
+          if (typeof code === 'string' && connectionErrors.has(code) && ++reconnects <= maxConnectionRetries) continue;
+          if (++attempt > 5) throw error;
+          await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
         }
       }
     }

@@ -85,9 +85,17 @@ function writtenAt(object: unknown): number | undefined {
     if (newest === undefined || time > newest) newest = time;
   }
   if (newest === undefined) return undefined;
-  const ms = Date.parse(newest);
-  return ms === ms ? ms : newestParsed(fields); // shaped like a time but not one (month 13)
+  // Events written in the same second carry the same newest time: parse each text once.
+  if (newest !== lastTime) {
+    lastTime = newest;
+    lastMs = Date.parse(newest);
+  }
+  return lastMs === lastMs ? lastMs : newestParsed(fields); // shaped like a time but not one (month 13)
 }
+
+/** The newest canonical time {@link writtenAt} parsed last, and its value (NaN when it did not parse). */
+let lastTime = '';
+let lastMs = NaN;
 
 /** The newest of the `time`s that parse, each parsed: for spellings that do not sort as text. */
 function newestParsed(fields: readonly unknown[]): number | undefined {
