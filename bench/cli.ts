@@ -10,18 +10,19 @@
  *   kubectl: the first output) that shows rows.
  * A round's ratio is rx-informer's time over kubectl's in that round; the medians of the times and
  * of the ratios are printed. One warm-up round is not counted (it also fills Node's compile cache,
- * as any earlier run on the machine would have). rx-informer is the built CLI (dist/cli/bin.js,
- * what `npm install` puts on the PATH); `BENCH_CLI=src` times `tsx src/cli/main.ts` instead.
+ * as any earlier run on the machine would have). rx-informer is the CLI package's bundle
+ * (packages/cli/dist/bin.js, what `npm install rx-informer-cli` puts on the PATH; `npm run bench:cli`
+ * builds it first); `BENCH_CLI=src` times `tsx packages/cli/src/main.ts` instead.
  *
  * Environment: BENCH_PODS, BENCH_ROUNDS (default 7), KUBECTL (default: kubectl on the PATH),
- * BENCH_BIN (another build of the CLI to time, e.g. an experimental bundle, instead of dist/cli/bin.js).
+ * BENCH_BIN (another build of the CLI to time instead of packages/cli/dist/bin.js).
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { demoCluster } from '../src/cli/demoCluster.js';
+import { demoCluster } from '../packages/cli/src/demoCluster.js';
 import { createTestApiServer } from 'rx-informer/test-server';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
@@ -37,7 +38,8 @@ const kubeconfig = join(dir, 'kubeconfig');
 await server.writeKubeConfig(kubeconfig);
 
 const node = process.execPath;
-const rxArgs = [...(fromSource ? ['--import=tsx', 'src/cli/main.ts'] : [process.env.BENCH_BIN ?? 'dist/cli/bin.js']), 'watch', 'pods', '-A', '--kubeconfig', kubeconfig];
+const bin = process.env['BENCH_BIN'] ?? 'packages/cli/dist/bin.js';
+const rxArgs = [...(fromSource ? ['--import=tsx', 'packages/cli/src/main.ts'] : [bin]), 'watch', 'pods', '-A', '--kubeconfig', kubeconfig];
 const kubectlArgs = ['get', 'pods', '-A', '-w', '--kubeconfig', kubeconfig, '--cache-dir', join(dir, 'kubectl-cache')];
 const env = { ...process.env, HOME: dir };
 
@@ -113,7 +115,7 @@ try {
     const ratio = median(samples.map((s) => pick(s)[0] / pick(s)[1]!));
     return `${label.padEnd(26)}${ms(rx).padStart(12)}${ms(median(kubectl as number[])).padStart(12)}${`${ratio.toFixed(2)}×`.padStart(10)}`;
   };
-  console.log(`rx-informer watch pods -A (${fromSource ? 'tsx src/cli/main.ts' : 'dist/cli/bin.js'}) vs kubectl get pods -A -w · ${pods.toLocaleString('en-US')} pods · ${rounds} rounds · load ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(`rx-informer watch pods -A (${fromSource ? 'tsx packages/cli/src/main.ts' : bin}) vs kubectl get pods -A -w · ${pods.toLocaleString('en-US')} pods · ${rounds} rounds · load ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   console.log(`${''.padEnd(26)}${'rx-informer'.padStart(12)}${'kubectl'.padStart(12)}${'ratio'.padStart(10)}`);
   console.log(line('pipe: first rows', (s) => [s.pipe.rx['rows']!, s.pipe.kubectl['rows']!]));
   console.log(line('terminal: first frame', (s) => [s.tty.rx['frame']!, undefined]));
