@@ -1,6 +1,6 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { firstValueFrom, take, type Observable } from 'rxjs';
-import { discoverResource as discover, KubeApiError, type DiscoveredResource } from 'rx-informer';
+import { createBackoff, discoverResource as discover, KubeApiError, type BackoffConfig, type DiscoveredResource } from 'rx-informer';
 import { isTlsFailure } from './failureText.js';
 
 export type { DiscoveredResource };
@@ -11,14 +11,15 @@ export interface DiscoverResourceConfig {
   readonly onRetry?: (error: Error, delayMs: number) => void;
   /** Stops the retries; the promise then rejects with the signal's reason. */
   readonly signal?: AbortSignal;
-  /** First delay between attempts when the server cannot be reached (doubles up to 30 s). Default 1 000. */
-  readonly retryDelayMs?: number;
+  /** The delays between attempts when the server cannot be reached: the reflector's backoff, by default its defaults (0.8 s doubling to 30 s, with jitter). */
+  readonly backoff?: BackoffConfig;
 }
 
 /**
  * Resolves what a user types after `kubectl get` through the library's {@link discover} (plural,
  * singular, short name or kind, optionally with `.group` or `.version.group`), retrying while the
- * server cannot be reached, until `signal` aborts. What retrying cannot fix is thrown at once: the
+ * server cannot be reached (with the reflector's backoff, as `watch` retries its list and watch),
+ * until `signal` aborts. What retrying cannot fix is thrown at once: the
  * server's answer (an unknown resource, a server that is not a Kubernetes API server, 401, 403) and
  * a TLS failure.
  *
@@ -29,15 +30,15 @@ export interface DiscoverResourceConfig {
  * @throws {KubeApiError} when discovery is refused or finds nothing; {@link TransportError} for TLS.
  */
 export async function discoverResource(kubeConfig: KubeConfig, text: string, config: DiscoverResourceConfig = {}): Promise<DiscoveredResource> {
-  let delay = config.retryDelayMs ?? 1000;
+  const backoff = createBackoff(config.backoff, Date.now);
   for (;;) {
     try {
       return await firstValueUntil(discover(kubeConfig, text), config.signal);
     } catch (error) {
       if (error instanceof KubeApiError || isTlsFailure(error) || config.signal?.aborted) throw error;
+      const { delay } = backoff.next();
       config.onRetry?.(error as Error, delay);
       await sleep(delay, config.signal);
-      delay = Math.min(delay * 2, 30_000);
     }
   }
 }

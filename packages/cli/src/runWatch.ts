@@ -1,5 +1,5 @@
 import type { KubeConfig } from '@kubernetes/client-node';
-import { emptySnapshot, type Indexers, informer, type KubeObject, listWatch, type ListWatchStatus, type Snapshot, stripManagedFields } from 'rx-informer';
+import { type BackoffConfig, emptySnapshot, type Indexers, informer, type KubeObject, listWatch, type ListWatchStatus, type Snapshot, stripManagedFields } from 'rx-informer';
 import { CliError, usageError } from './cliError.js';
 import { columnsFor } from './columnsFor.js';
 import { compileJsonPath } from './compileJsonPath.js';
@@ -29,8 +29,8 @@ export interface RunWatchConfig extends Omit<WatchCommand, 'command' | 'kubeconf
   readonly color?: boolean;
   /** Lines under the title of the live view (and printed once on stderr otherwise). */
   readonly banner?: readonly string[];
-  /** First delay of the discovery retries (default 1 000). */
-  readonly retryDelayMs?: number;
+  /** The delays of the discovery retries (default: the reflector's backoff). */
+  readonly backoff?: BackoffConfig;
 }
 
 /**
@@ -88,7 +88,7 @@ export async function runWatch(config: RunWatchConfig): Promise<number> {
     watchdog.start(); // from the first request: loading the kubeconfig (and client-node) is not the server's time
     const resource = await discoverResource(kubeConfig, config.resource, {
       signal: stop.signal,
-      ...(config.retryDelayMs !== undefined ? { retryDelayMs: config.retryDelayMs } : {}),
+      ...(config.backoff !== undefined ? { backoff: config.backoff } : {}),
       onRetry: (error, delay) => {
         lastProblem = error;
         const message = error.message.replace(/^\[informer\] \w+ failed: /, '');

@@ -36,7 +36,7 @@ test('a refused discovery is reported as the typed API error, not retried', asyn
   t.is(retries, 0);
 });
 
-test('an unreachable server is retried, each failure reported, until the signal aborts', async (t) => {
+test("an unreachable server is retried with the reflector's backoff, each failure reported, until the signal aborts", async (t) => {
   const gone = await createTestApiServer();
   const kubeConfig = gone.kubeConfig;
   await gone.close();
@@ -44,7 +44,7 @@ test('an unreachable server is retried, each failure reported, until the signal 
   const failures: Array<[string, number]> = [];
   const found = discoverResource(kubeConfig, 'pods', {
     signal: stop.signal,
-    retryDelayMs: 10,
+    backoff: { initialDelay: 10, jitter: 0 },
     onRetry: (error, delay) => {
       failures.push([error.message, delay]);
       if (failures.length === 3) stop.abort(new Error('stop'));
@@ -53,4 +53,10 @@ test('an unreachable server is retried, each failure reported, until the signal 
   await t.throwsAsync(found, { message: 'stop' });
   t.deepEqual(failures.map(([, delay]) => delay), [10, 20, 40]);
   t.regex(failures[0]![0], /ECONNREFUSED/);
+  // Without a backoff of its own: the reflector's defaults (0.8 s, doubling, jitter from `random`).
+  const first = new AbortController();
+  const delays: number[] = [];
+  const again = discoverResource(kubeConfig, 'pods', { signal: first.signal, backoff: { random: () => 0 }, onRetry: (_, delay) => (delays.push(delay), first.abort(new Error('stop'))) });
+  await t.throwsAsync(again, { message: 'stop' });
+  t.deepEqual(delays, [800]);
 });

@@ -108,8 +108,12 @@ test.serial('an unreachable server: said so on every retry, and it keeps trying;
   const address = c.server.url.slice('http://'.length);
   await c.server.close();
   const cli = c.cli(['watch', 'pods']);
-  await cli.waitFor('stderr', new RegExp(`^Unable to connect to the server: connect ECONNREFUSED ${address.replace(/\./g, '\\.')}; retrying in 1\\.0s$`, 'm'));
-  await cli.waitFor('stderr', /retrying in 2\.0s$/m);
+  await cli.waitFor('stderr', new RegExp(`^Unable to connect to the server: connect ECONNREFUSED ${address.replace(/\./g, '\\.')}; retrying in \\d+\\.\\ds$`, 'm'));
+  await cli.waitFor('stderr', /retrying in [\d.]+s\n[^]*retrying in [\d.]+s$/m);
+  // The reflector's backoff: 0.8 s doubling, each delay up to twice its base (jitter).
+  const [first, second] = [...cli.stderr().matchAll(/retrying in ([\d.]+)s$/gm)].map((m) => Number(m[1]));
+  t.true(first! >= 0.8 && first! <= 1.6, `first delay ${first}s`);
+  t.true(second! >= 1.6 && second! <= 3.2, `second delay ${second}s`);
   cli.kill('SIGINT');
   t.is(await cli.exit, 0);
 });
