@@ -41,6 +41,7 @@ export function createLiveOutput(config: LiveOutputConfig): WatchOutput {
       title: watch?.title ?? `rx-informer watch ${config.resource}`,
       ...(config.banner ? { banner: config.banner } : {}),
       plural: watch?.resource.plural ?? config.resource,
+      ...(watch?.namespace !== undefined ? { namespace: watch.namespace } : {}),
       columns: watch?.columns ?? [],
       indexNames,
       color: config.color ?? true,

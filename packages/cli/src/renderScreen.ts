@@ -1,6 +1,7 @@
 import type { KubeObject, Snapshot } from 'rx-informer';
 import type { Column } from './column.js';
 import { formatIndexSummary, indexSummary } from './indexSummary.js';
+import { noResourcesFound } from './noResourcesFound.js';
 import { renderTable } from './renderTable.js';
 import { progressLine, statusParts } from './statusText.js';
 import { tableHeaders, tableRows } from './tableRows.js';
@@ -18,6 +19,8 @@ export interface ScreenConfig {
   readonly banner?: readonly string[];
   /** `pods`. */
   readonly plural: string;
+  /** The one namespace watched (absent: all namespaces or a cluster-scoped resource), for kubectl's line about an empty list. */
+  readonly namespace?: string;
   /** Every column of the table, NAMESPACE and NAME included. */
   readonly columns: readonly Column[];
   /** The `--index` names. */
@@ -68,9 +71,11 @@ export function renderScreen(state: WatchState, snapshot: Snapshot<KubeObject>, 
   const keep = new Set(config.columns.flatMap((column, i) => (column.keep ? [i] : [])));
   const table = renderTable({ headers: tableHeaders(config.columns), rows, width, color, markColumn: true, keep });
   lines.push(c.bold(table[0]!), ...table.slice(1));
+  // Rows of objects just deleted stay a while, marked, but are no longer in the cache: not counted.
+  const cached = rows.filter((row) => row.mark !== 'deleted').length;
   const footer = snapshot.size === 0 && rows.length === 0
-    ? (snapshot.synced ? `no ${config.plural}` : '')
-    : `${rows.length.toLocaleString('en-US')} of ${snapshot.size.toLocaleString('en-US')} shown · newest changes first · Ctrl-C to quit`;
+    ? (snapshot.synced ? noResourcesFound(config.namespace) : '')
+    : `${cached.toLocaleString('en-US')} of ${snapshot.size.toLocaleString('en-US')} shown · newest changes first · Ctrl-C to quit`;
   lines.push(c.dim(fit(footer)));
   return lines;
 }

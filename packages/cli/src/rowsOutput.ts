@@ -1,4 +1,5 @@
 import type { CliOutput } from './liveScreen.js';
+import { noResourcesFound } from './noResourcesFound.js';
 import { createRowWriter, type RowWriter } from './rowWriter.js';
 import { createStatusLog, streamedOutput } from './statusLog.js';
 import { rowCells, tableHeaders, tableRows } from './tableRows.js';
@@ -21,9 +22,9 @@ export interface RowsOutputConfig {
 }
 
 /**
- * The table on a pipe, as `kubectl get -w` prints it: once synced, a row per object by key; then
- * one row per change (the deleted object's last state for a delete), in columns that only ever
- * widen. Everything else goes to stderr.
+ * The table on a pipe, as `kubectl get -w` prints it: once synced, a row per object by key (or, for
+ * none, kubectl get's `No resources found …` on stderr); then one row per change (the deleted
+ * object's last state for a delete), in columns that only ever widen. Everything else goes to stderr.
  *
  * @param config streams, state and layout flags.
  */
@@ -60,6 +61,7 @@ export function createRowsOutput(config: RowsOutputConfig): WatchOutput {
       if (!watch) return;
       const rows = tableRows(snapshot, { columns: watch.columns, now: Date.now() }).map((row) => (watchEvents ? ['ADDED', ...row.cells] : row.cells));
       print(rows);
+      if (rows.length === 0) config.stderr.write(`${noResourcesFound(watch.namespace)}\n`);
     },
   });
 }

@@ -174,6 +174,7 @@ function describe(config: RunWatchConfig, kubeConfig: KubeConfig, resource: Disc
       ...(custom ? { custom } : {}),
     }),
     title: `rx-informer watch ${resource.plural}${resource.group ? `.${resource.group}` : ''} · ${where} · ${kubeConfig.getCurrentContext()} @ ${server}`,
+    ...(namespace !== undefined ? { namespace } : {}),
   };
 }
 

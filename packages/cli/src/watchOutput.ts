@@ -9,6 +9,8 @@ export interface ResolvedWatch {
   readonly columns: readonly Column[];
   /** `rx-informer watch pods · all namespaces · <context> @ <server>`. */
   readonly title: string;
+  /** The one namespace watched; absent for all namespaces or a cluster-scoped resource. */
+  readonly namespace?: string;
 }
 
 /**

@@ -33,7 +33,7 @@ export interface RecentChange {
 export interface WatchStateView {
   readonly phase: WatchPhase;
   readonly list: ListProgress | undefined;
-  /** Time of the first sync, and how long it took from the start. */
+  /** Time of the first sync, and how long it took from the start of the first list (discovery not counted). */
   readonly syncedAt: number | undefined;
   readonly syncMs: number | undefined;
   /** Pages of the list in progress, or of the last one. */
@@ -73,11 +73,13 @@ const maxRecent = 2000;
 /**
  * Creates the watch state, starting at `startedAt` (ms since the epoch).
  *
- * @param startedAt when the command started; sync time is measured from it.
+ * @param startedAt when the command started; the sync time is measured from the first `LISTING`
+ *   (what the server took, without discovery), or from here when no list was reported.
  */
 export function createWatchState(startedAt: number): WatchState {
   let phase: WatchPhase = { type: 'resolving' };
   let list: ListProgress | undefined;
+  let firstListAt: number | undefined;
   let syncedAt: number | undefined;
   let pages = 0;
   let syncPages = 0;
@@ -110,7 +112,7 @@ export function createWatchState(startedAt: number): WatchState {
       return syncedAt;
     },
     get syncMs() {
-      return syncedAt === undefined ? undefined : syncedAt - startedAt;
+      return syncedAt === undefined ? undefined : syncedAt - (firstListAt ?? startedAt);
     },
     get pages() {
       return pages;
@@ -129,6 +131,7 @@ export function createWatchState(startedAt: number): WatchState {
     onStatus(status, now) {
       switch (status.type) {
         case 'LISTING':
+          if (syncedAt === undefined) firstListAt ??= now;
           if (status.page === 0) list = { page: 0, itemsSoFar: 0, remainingItemCount: undefined, startedAt: now };
           else list = { page: status.page, itemsSoFar: status.itemsSoFar, remainingItemCount: status.remainingItemCount, startedAt: list?.startedAt ?? now };
           if (status.page > 0) pages = status.page;

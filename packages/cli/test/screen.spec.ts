@@ -59,7 +59,7 @@ test('watch state: list progress, phases, live counts and the event rate', (t) =
   state.onSynced(t0 + 300);
   state.onStatus({ type: 'WATCHING', resourceVersion: '7' }, t0 + 300);
   t.deepEqual(state.phase, { type: 'watching', resourceVersion: '7' });
-  t.is(state.syncMs, 300);
+  t.is(state.syncMs, 290, 'from the first LISTING');
   t.deepEqual(state.counts, { add: 0, update: 0, delete: 0 }, 'the initial list is not counted as live events');
   t.is(state.rate(t0 + 1000), 0);
   for (let i = 0; i < 100; i++) state.onChange(change('update', p), t0 + 1000 + i * 10); // 100 events in 1 s
@@ -121,7 +121,7 @@ test('a frame of the live view: title and clock, status, index summary, table, f
   const lines = renderScreen(state, snapshot, config);
   t.deepEqual(lines, [
     'rx-informer watch pods · all namespaces · kind @ https://127.0.0.1:6443                     12:00:01',
-    `● watching at resourceVersion ${snapshot.resourceVersion} · 3 pods · synced in 0.3s (1 page)`,
+    `● watching at resourceVersion ${snapshot.resourceVersion} · 3 pods · synced in 0.1s (1 page)`, // 150 ms from the first LISTING
     '  4.0 events/s · add 0 · update 1 · delete 0',
     '',
     'index node (2 values): node-1 2 · node-2 1',
@@ -137,6 +137,38 @@ test('a frame of the live view: title and clock, status, index summary, table, f
   t.is(small.at(-1), '1 of 3 shown · newest changes first · C…');
   const colored = renderScreen(state, snapshot, { ...config, color: true });
   t.true(colored[7]!.startsWith('\x1b[33m~ prod'), 'a recent update is yellow');
+});
+
+test('the footer counts what the cache holds: a row kept for an object just deleted is not "shown" (not 4 of 3)', async (t) => {
+  const snapshot = await snapshotOf([podOn('prod', 'web-1', 'node-1'), podOn('prod', 'web-2', 'node-2'), podOn('dev', 'api-1', 'node-1')]);
+  const state = createWatchState(t0);
+  state.onStatus({ type: 'LISTING', resourceVersion: '0', streaming: false, page: 1, itemsSoFar: 4 }, t0 + 100);
+  state.onSynced(t0 + 250);
+  state.onStatus({ type: 'WATCHING', resourceVersion: snapshot.resourceVersion }, t0 + 250);
+  state.onChange(change('delete', podOn('prod', 'web-0', 'node-3')), t0 + 900);
+  const config = { width: 100, height: 20, now: t0 + 1000, title: 't', plural: 'pods', columns: columnsFor('Pod', { namespaced: true }), indexNames: [], color: false };
+  const lines = renderScreen(state, snapshot, config);
+  t.true(lines.some((line) => /^- prod +web-0 /.test(line)), 'the deleted pod is still on screen, marked');
+  t.is(lines.at(-1), '3 of 3 shown · newest changes first · Ctrl-C to quit');
+  const short = renderScreen(state, snapshot, { ...config, height: 9 }); // room for the deleted row and one pod
+  t.is(short.at(-1), '1 of 3 shown · newest changes first · Ctrl-C to quit');
+});
+
+test('the sync time is the first list\'s, from its first LISTING: discovery and start-up are not in it', (t) => {
+  const state = createWatchState(t0);
+  // Discovery took 2 s (a server that answered late); then the list, 300 ms over two pages.
+  state.onStatus({ type: 'LISTING', resourceVersion: '0', streaming: false, page: 0, itemsSoFar: 0 }, t0 + 2000);
+  state.onStatus({ type: 'LISTING', resourceVersion: '0', streaming: false, page: 2, itemsSoFar: 800 }, t0 + 2300);
+  state.onSynced(t0 + 2300);
+  t.is(state.syncMs, 300);
+  // A relist later does not move it.
+  state.onStatus({ type: 'RELISTING', reason: 'expired' }, t0 + 9000);
+  state.onStatus({ type: 'LISTING', resourceVersion: '0', streaming: false, page: 0, itemsSoFar: 0 }, t0 + 9000);
+  t.is(state.syncMs, 300);
+  // No list reported (a source without statuses): from the start, as before.
+  const silent = createWatchState(t0);
+  silent.onSynced(t0 + 700);
+  t.is(silent.syncMs, 700);
 });
 
 test('the sync progress replaces the error line until the first list is applied', async (t) => {

@@ -78,3 +78,14 @@ test.serial('no frame contradicts itself: while the list is applied and the watc
   await quit(t, run);
   t.regex(plain(run.output().slice(run.output().lastIndexOf(leave))), /watching at resourceVersion \d+ · 3 pods/, 'a summary stays on the terminal');
 });
+
+test.serial('an empty namespace: the live view says what kubectl get says there', async (t) => {
+  const c = await podsCluster(t);
+  const kubectl = c.kubectl(['get', 'pods', '-n', 'does-not-exist']);
+  t.is(await kubectl.exit, 0);
+  const said = kubectl.stderr().trim();
+  t.is(said, 'No resources found in does-not-exist namespace.', 'the control: what kubectl says');
+  const run = await live(t, c, ['pods', '-n', 'does-not-exist'], { cols: 120, rows: 20 });
+  await run.waitFor((r) => r.frames().some((frame) => frame.some((line) => line.trim() === said)), `a frame saying ${said}`);
+  await quit(t, run);
+});

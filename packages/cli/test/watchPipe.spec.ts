@@ -112,3 +112,33 @@ test.serial('-o yaml writes each object as a YAML document, separated by ---, as
   t.is(ours.stdout(), kubectl.stdout());
   t.regex(ours.stdout(), /\n---\napiVersion: v1\n/);
 });
+
+const escaped = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+test.serial('an empty list in a table: kubectl get\'s "No resources found" line on stderr, stdout empty; for -o name or json neither says it', async (t) => {
+  const c = await cliCluster(t);
+  c.server.create('pods', { metadata: { name: 'elsewhere', namespace: 'default', labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } });
+  for (const args of [['pods', '-n', 'does-not-exist'], ['pods', '-A', '-l', 'app=none'], ['namespaces', '-l', 'app=none'], ['pods', '-n', 'does-not-exist', '-o', 'wide', '--no-headers']]) {
+    // kubectl get (without -w, which says nothing at all) is the oracle for the initial list.
+    const kubectl = c.kubectl(['get', ...args]);
+    t.is(await kubectl.exit, 0, kubectl.stderr());
+    t.regex(kubectl.stderr(), /^No resources found/, 'the control: kubectl says it');
+    const ours = c.cli(['watch', ...args]);
+    await ours.waitFor('stderr', new RegExp(`^${escaped(kubectl.stderr().trim())}$`, 'm'));
+    ours.kill();
+    t.is(await ours.exit, 0);
+    t.is(ours.stdout(), kubectl.stdout(), args.join(' '));
+    t.is(ours.stderr().split('\n').filter((line) => line.startsWith('No resources found')).length, 1, 'once');
+  }
+  for (const output of ['name', 'json']) {
+    const kubectl = c.kubectl(['get', 'pods', '-n', 'does-not-exist', '-o', output]);
+    t.is(await kubectl.exit, 0);
+    t.notRegex(kubectl.stderr(), /No resources found/);
+    const ours = c.cli(['watch', 'pods', '-n', 'does-not-exist', '-o', output]);
+    await ours.waitFor('stderr', /^synced 0 pods/m);
+    ours.kill();
+    t.is(await ours.exit, 0);
+    t.notRegex(ours.stderr(), /No resources found/, `-o ${output}`);
+    t.is(ours.stdout(), '');
+  }
+});
