@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import { asyncScheduler, type SchedulerLike } from 'rxjs';
 import { KubeApiError } from '../errors.js';
+import { optionChecks } from '../options/optionChecks.js';
 import type { KubeObject } from '../store/kubeObject.js';
 import { microTime } from '../coordination/microTime.js';
 import type { ResourceClient } from '../client/resourceClient.js';
@@ -95,11 +96,8 @@ interface Series {
  * @param config who reports, the series window, retries, clock.
  */
 export function eventRecorder(client: ResourceClient, config: EventRecorderConfig): EventRecorder {
-  const { controller, seriesWindowMs = 360_000, attempts = 12, retryDelayMs = 10_000, onError, scheduler = asyncScheduler } = config ?? ({} as EventRecorderConfig);
-  if (typeof controller !== 'string' || controller === '') throw new TypeError('[informer] eventRecorder: config.controller (the reportingController) is required');
-  if (!(Number.isInteger(attempts) && attempts >= 1)) throw new TypeError(`[informer] eventRecorder: attempts must be an integer >= 1, got ${String(attempts)}`);
-  if (!(seriesWindowMs >= 0) || !(retryDelayMs >= 0)) throw new TypeError('[informer] eventRecorder: seriesWindowMs and retryDelayMs must be >= 0');
-  const instance = config.instance ?? (hostname() || controller);
+  const c = resolveEventRecorderConfig(config);
+  const { controller, instance, seriesWindowMs, onError, scheduler } = c;
   const series = new Map<string, Series>(); // oldest occurrence first
   const chains = new Map<string, Promise<void>>();
   let sequence = 0;
@@ -111,17 +109,7 @@ export function eventRecorder(client: ResourceClient, config: EventRecorderConfi
     }
   };
 
-  const withRetries = async (write: () => Promise<unknown>): Promise<void> => {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await write();
-        return;
-      } catch (error) {
-        if (attempt >= attempts) throw error;
-        await new Promise<void>((resolve) => scheduler.schedule(() => resolve(), retryDelayMs));
-      }
-    }
-  };
+  const withRetries = (write: () => Promise<unknown>): Promise<void> => tryWrite(write, c);
 
   const record = async (key: string, event: EventToPublish): Promise<void> => {
     const now = scheduler.now();
@@ -184,6 +172,37 @@ export function eventRecorder(client: ResourceClient, config: EventRecorderConfi
       return next;
     },
   };
+}
+
+/** An {@link EventRecorderConfig} checked, with every default filled in. */
+type ResolvedEventRecorderConfig = Required<Omit<EventRecorderConfig, 'onError'>> & Pick<EventRecorderConfig, 'onError'>;
+
+/** Checks the config at call time (one wording, `optionChecks`) and fills in every default in one literal. */
+function resolveEventRecorderConfig(config: EventRecorderConfig): ResolvedEventRecorderConfig {
+  const check = optionChecks('eventRecorder', config, false);
+  const controller = check.nonEmptyString('controller', config.controller) ?? check.fail('controller (the reportingController) is required');
+  return {
+    controller,
+    instance: config.instance ?? (hostname() || controller),
+    seriesWindowMs: check.nonNegative('seriesWindowMs', config.seriesWindowMs) ?? 360_000,
+    attempts: check.positiveInteger('attempts', config.attempts) ?? 12,
+    retryDelayMs: check.nonNegative('retryDelayMs', config.retryDelayMs) ?? 10_000,
+    onError: check.func('onError', config.onError),
+    scheduler: config.scheduler ?? asyncScheduler,
+  };
+}
+
+/** One write tried `attempts` times, `retryDelayMs` apart on the recorder's clock; the last failure is thrown. */
+async function tryWrite(write: () => Promise<unknown>, { attempts, retryDelayMs, scheduler }: ResolvedEventRecorderConfig): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await write();
+      return;
+    } catch (error) {
+      if (attempt >= attempts) throw error;
+      await new Promise<void>((resolve) => scheduler.schedule(() => resolve(), retryDelayMs));
+    }
+  }
 }
 
 function checkEvent(event: EventToPublish): void {

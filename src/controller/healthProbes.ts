@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Observable } from 'rxjs';
+import { describe, optionChecks } from '../options/optionChecks.js';
 
 /**
  * One health check: passes by returning nothing (or `true`); fails by returning `false`, or by
@@ -50,14 +51,7 @@ export interface HealthProbeServer {
  * @returns a cold Observable of the listening server.
  */
 export function serveHealthProbes(config: HealthProbesConfig): Observable<HealthProbeServer> {
-  const { port, host = '0.0.0.0', liveness = {}, readiness = {} } = config ?? ({} as HealthProbesConfig);
-  if (!(Number.isInteger(port) && port >= 0 && port < 65_536)) throw new TypeError(`[informer] serveHealthProbes: port must be an integer from 0 to 65535, got ${String(port)}`);
-  for (const [group, checks] of Object.entries({ liveness, readiness })) {
-    for (const [name, check] of Object.entries(checks)) {
-      if (typeof check !== 'function') throw new TypeError(`[informer] serveHealthProbes: ${group} check ${name} is not a function`);
-      if (name === '' || name.includes('/')) throw new TypeError(`[informer] serveHealthProbes: a check name cannot be empty or contain "/": ${JSON.stringify(name)}`);
-    }
-  }
+  const { port, host, liveness, readiness } = resolveHealthProbesConfig(config);
   const endpoints: Readonly<Record<string, Readonly<Record<string, HealthCheck>>>> = {
     healthz: { ping: () => undefined, ...liveness },
     readyz: { ping: () => undefined, ...readiness },
@@ -75,6 +69,21 @@ export function serveHealthProbes(config: HealthProbesConfig): Observable<Health
       server.closeAllConnections();
     };
   });
+}
+
+/** Checks the config at call time (one wording, `optionChecks`) and fills in every default in one literal. */
+function resolveHealthProbesConfig(config: HealthProbesConfig): Required<HealthProbesConfig> {
+  const check = optionChecks('serveHealthProbes', config, false);
+  const { port } = config;
+  if (!(Number.isInteger(port) && port >= 0 && port < 65_536)) check.fail(`port must be an integer from 0 to 65535, got ${describe(port)}`);
+  const resolved = { port, host: check.nonEmptyString('host', config.host) ?? '0.0.0.0', liveness: config.liveness ?? {}, readiness: config.readiness ?? {} };
+  for (const group of ['liveness', 'readiness'] as const) {
+    for (const [name, probe] of Object.entries(resolved[group])) {
+      check.func(`${group} check ${name}`, probe);
+      if (name === '' || name.includes('/')) check.fail(`a check name cannot be empty or contain "/", got ${describe(name)}`);
+    }
+  }
+  return resolved;
 }
 
 async function answer(endpoints: Readonly<Record<string, Readonly<Record<string, HealthCheck>>>>, req: IncomingMessage, res: ServerResponse): Promise<void> {

@@ -3,7 +3,7 @@
  * one request, arm the two timers, emit, report — and turns the ends of requests and timers back
  * into inputs. It decides nothing.
  */
-import { take, timeout, type Observable, type Subscriber, type Subscription } from 'rxjs';
+import { take, timeout, type Observable, type SchedulerLike, type Subscriber, type Subscription } from 'rxjs';
 import { stalledError } from '../errors.js';
 import type { ResolvedElectionConfig } from './leaderElectionConfig.js';
 import { initialElectionState, type ElectionEffect, type ElectionInput, type ElectionState, type Leadership } from './electionState.js';
@@ -20,12 +20,12 @@ type Outcome = { readonly type: 'read'; readonly lease: Lease | undefined } | { 
 export function runElection(config: ResolvedElectionConfig, subscriber: Subscriber<Leadership>): () => void {
   const { scheduler, leases, random } = config;
   let state: ElectionState = initialElectionState;
-  let request: Subscription | undefined;
-  const timers: { attempt?: Subscription | undefined; deadline?: Subscription | undefined } = {};
   const queue: Array<Event | Outcome> = [];
   let busy = false;
   let detached = false;
 
+  // Inputs are stepped one at a time, in order: an effect that feeds an input at once (a request
+  // answered synchronously, a timer already due) queues it behind the current one.
   const feed = (input: Event | Outcome): void => {
     queue.push(input);
     if (busy) return;
@@ -48,50 +48,23 @@ export function runElection(config: ResolvedElectionConfig, subscriber: Subscrib
 
   // A request unanswered after half the renew deadline is abandoned (a stuck connection must not
   // stall a follower for ever; a leader's deadline ends its term anyway).
-  const requestTimeoutMs = config.renewDeadlineMs / 2;
-  const send = (verb: string, source: Observable<Lease | undefined>, done: (lease: Lease | undefined) => Outcome): void => {
-    request?.unsubscribe();
-    let answered = false;
-    const limited = source.pipe(take(1), timeout({ first: requestTimeoutMs, scheduler, with: () => { throw stalledError(verb, requestTimeoutMs); } }));
-    request = limited.subscribe({
-      next: (lease) => {
-        answered = true;
-        feed(done(lease));
-      },
-      error: (error: unknown) => feed({ type: 'failed', error }),
-      complete: () => answered || feed({ type: 'failed', error: new Error('[informer] leaderElection: the lease request completed without a value') }),
-    });
-  };
-
-  /** Arms a timer that feeds `input` at `at` on the elector's clock; a timer that fires early is armed again for the rest. */
-  const arm = (slot: 'attempt' | 'deadline', at: number | undefined): void => {
-    timers[slot]?.unsubscribe();
-    timers[slot] = undefined;
-    if (at === undefined) return;
-    const wake = (): void => {
-      const rest = at - scheduler.now();
-      if (rest > 0) timers[slot] = scheduler.schedule(wake, rest);
-      else feed(slot);
-    };
-    timers[slot] = scheduler.schedule(wake, Math.max(0, at - scheduler.now()));
-  };
+  const request = leaseRequestSlot(scheduler, config.renewDeadlineMs / 2, feed);
+  const timers = { attempt: timerSlot(scheduler, () => feed('attempt')), deadline: timerSlot(scheduler, () => feed('deadline')) };
 
   const perform = (effect: ElectionEffect): void => {
     switch (effect.type) {
       case 'get':
-        return send('get', leases.get(config.lease), (lease) => ({ type: 'read', lease }));
+        return request.send('get', leases.get(config.lease), (lease) => ({ type: 'read', lease }));
       case 'create':
-        return send('create', leases.create(effect.lease), (lease) => ({ type: 'written', lease: lease! }));
+        return request.send('create', leases.create(effect.lease), (lease) => ({ type: 'written', lease: lease! }));
       case 'update':
-        return send('update', leases.update(effect.lease), (lease) => ({ type: 'written', lease: lease! }));
+        return request.send('update', leases.update(effect.lease), (lease) => ({ type: 'written', lease: lease! }));
       case 'cancel':
-        request?.unsubscribe();
-        request = undefined;
-        return;
+        return request.cancel();
       case 'attemptAt':
-        return arm('attempt', effect.at);
+        return timers.attempt.arm(effect.at);
       case 'deadlineAt':
-        return arm('deadline', effect.at);
+        return timers.deadline.arm(effect.at);
       case 'emit':
         if (!detached) subscriber.next(effect.leadership);
         return;
@@ -104,10 +77,9 @@ export function runElection(config: ResolvedElectionConfig, subscriber: Subscrib
   };
 
   const clear = (): void => {
-    request?.unsubscribe();
-    request = undefined;
-    arm('attempt', undefined);
-    arm('deadline', undefined);
+    request.cancel();
+    timers.attempt.arm(undefined);
+    timers.deadline.arm(undefined);
   };
 
   feed('start');
@@ -116,4 +88,51 @@ export function runElection(config: ResolvedElectionConfig, subscriber: Subscrib
     detached = true;
     feed('stop');
   };
+}
+
+/**
+ * The one Lease request in flight: `send` cancels the one before, limits the new one to its first
+ * value within `timeoutMs`, and feeds its outcome back (`failed` for an error, a timeout, or an end
+ * without a value).
+ */
+function leaseRequestSlot(scheduler: SchedulerLike, timeoutMs: number, feed: (outcome: Outcome) => void) {
+  let request: Subscription | undefined;
+  const cancel = (): void => {
+    request?.unsubscribe();
+    request = undefined;
+  };
+  const send = (verb: string, source: Observable<Lease | undefined>, done: (lease: Lease | undefined) => Outcome): void => {
+    cancel();
+    let answered = false;
+    const limited = source.pipe(take(1), timeout({ first: timeoutMs, scheduler, with: () => { throw stalledError(verb, timeoutMs); } }));
+    request = limited.subscribe({
+      next: (lease) => {
+        answered = true;
+        feed(done(lease));
+      },
+      error: (error: unknown) => feed({ type: 'failed', error }),
+      complete: () => answered || feed({ type: 'failed', error: new Error('[informer] leaderElection: the lease request completed without a value') }),
+    });
+  };
+  return { send, cancel };
+}
+
+/**
+ * A timer that calls `fire` at the time `arm` was given, on the elector's clock (`undefined`
+ * disarms it); one that fires early, as a scheduler's timer may, is armed again for the rest.
+ */
+function timerSlot(scheduler: SchedulerLike, fire: () => void) {
+  let timer: Subscription | undefined;
+  const arm = (at: number | undefined): void => {
+    timer?.unsubscribe();
+    timer = undefined;
+    if (at === undefined) return;
+    const wake = (): void => {
+      const rest = at - scheduler.now();
+      if (rest > 0) timer = scheduler.schedule(wake, rest);
+      else fire();
+    };
+    timer = scheduler.schedule(wake, Math.max(0, at - scheduler.now()));
+  };
+  return { arm };
 }

@@ -4,6 +4,7 @@ import type { SchedulerLike } from 'rxjs';
 import type { LeaseRef } from './lease.js';
 import type { LeaseClient } from './leaseClient.js';
 import { monotonicScheduler } from './monotonicScheduler.js';
+import { optionChecks } from '../options/optionChecks.js';
 
 /** Options of {@link leaderElection}. The defaults are client-go's and controller-runtime's. */
 export interface LeaderElectionConfig {
@@ -16,7 +17,7 @@ export interface LeaderElectionConfig {
    * call, so that a restarted process never mistakes its predecessor's lease for its own.
    */
   readonly identity?: string;
-  /** How long a contender waits, from the last change of the record it saw, before taking over. Whole seconds. Default 15 000. */
+  /** How long a contender waits, from the last change of the record it saw, before taking over. Whole seconds. Default 15 000 (`defaultElectionTimings`). */
   readonly leaseDurationMs?: number;
   /** How long after the start of its last successful renewal the leader stops leading if it cannot renew. Default 10 000. */
   readonly renewDeadlineMs?: number;
@@ -61,44 +62,45 @@ export interface ResolvedElectionConfig {
 export const jitterFactor = 1.2;
 
 /**
- * @internal Fills in the defaults and checks the config as client-go's `NewLeaderElector` does.
+ * The lease timings of client-go and controller-runtime, written once: a lease lasts 15 s, a leader
+ * gives up 10 s after its last successful renewal, and candidates try every 2 s. The sharding
+ * config uses them for its member and sharder Leases.
+ */
+export const defaultElectionTimings = { leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000 } as const;
+
+/**
+ * @internal Checks the config as client-go's `NewLeaderElector` does and fills in every default in
+ * one literal.
  *
+ * @param factory The name in the error messages: `leaderElection`, or the sharding factory whose
+ *   Leases these timings are.
  * @throws {TypeError} naming the option that is wrong.
  */
-export function resolveElectionConfig(config: LeaderElectionConfig): ResolvedElectionConfig {
-  const fail = (message: string): never => {
-    throw new TypeError(`[informer] leaderElection: ${message}`);
-  };
-  if (config === null || typeof config !== 'object') fail('config must be an object');
-  const { leases, lease, leaseDurationMs = 15_000, renewDeadlineMs = 10_000, retryPeriodMs = 2_000, releaseOnCancel = false } = config;
+export function resolveElectionConfig(config: LeaderElectionConfig, factory = 'leaderElection'): ResolvedElectionConfig {
+  const check = optionChecks(factory, config, false);
+  const { leases, lease } = config;
   if (leases === null || typeof leases !== 'object' || typeof leases.get !== 'function' || typeof leases.create !== 'function' || typeof leases.update !== 'function') {
-    fail('leases must be a LeaseClient (get, create, update), e.g. leaseClient(kubeConfig)');
+    check.fail('leases must be a LeaseClient (get, create, update), e.g. leaseClient(kubeConfig)');
   }
-  if (lease === null || typeof lease !== 'object' || !isName(lease.name) || !isName(lease.namespace)) fail('lease must be { namespace, name } with non-empty strings');
-  const identity = config.identity ?? `${hostname()}_${randomUUID()}`;
-  if (typeof identity !== 'string' || identity === '') fail('identity must be a non-empty string');
-  for (const [name, value] of Object.entries({ leaseDurationMs, renewDeadlineMs, retryPeriodMs })) {
-    if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) fail(`${name} must be a number > 0, got ${String(value)}`);
-  }
-  if (leaseDurationMs % 1000 !== 0) fail(`leaseDurationMs must be whole seconds (the Lease stores leaseDurationSeconds), got ${leaseDurationMs}`);
-  if (leaseDurationMs <= renewDeadlineMs) fail(`leaseDurationMs (${leaseDurationMs}) must be greater than renewDeadlineMs (${renewDeadlineMs})`);
-  if (renewDeadlineMs <= jitterFactor * retryPeriodMs) fail(`renewDeadlineMs (${renewDeadlineMs}) must be greater than ${jitterFactor} × retryPeriodMs (${retryPeriodMs})`);
-  if (typeof releaseOnCancel !== 'boolean') fail('releaseOnCancel must be a boolean');
-  if (config.random !== undefined && typeof config.random !== 'function') fail('random must be a function');
-  if (config.onError !== undefined && typeof config.onError !== 'function') fail('onError must be a function');
-  return {
+  if (lease === null || typeof lease !== 'object' || !isName(lease.name) || !isName(lease.namespace)) check.fail('lease must be { namespace, name } with non-empty strings');
+  const resolved: ResolvedElectionConfig = {
     leases,
     lease: { namespace: lease.namespace, name: lease.name },
-    identity,
-    leaseDurationMs,
-    renewDeadlineMs,
-    retryPeriodMs,
-    releaseOnCancel,
+    identity: check.nonEmptyString('identity', config.identity) ?? `${hostname()}_${randomUUID()}`,
+    leaseDurationMs: check.positive('leaseDurationMs', config.leaseDurationMs) ?? defaultElectionTimings.leaseDurationMs,
+    renewDeadlineMs: check.positive('renewDeadlineMs', config.renewDeadlineMs) ?? defaultElectionTimings.renewDeadlineMs,
+    retryPeriodMs: check.positive('retryPeriodMs', config.retryPeriodMs) ?? defaultElectionTimings.retryPeriodMs,
+    releaseOnCancel: check.boolean('releaseOnCancel', config.releaseOnCancel) ?? false,
     labels: config.labels,
     scheduler: config.scheduler ?? monotonicScheduler,
-    random: config.random ?? Math.random,
-    onError: config.onError,
+    random: check.func('random', config.random) ?? Math.random,
+    onError: check.func('onError', config.onError),
   };
+  const { leaseDurationMs, renewDeadlineMs, retryPeriodMs } = resolved;
+  if (leaseDurationMs % 1000 !== 0) check.fail(`leaseDurationMs must be whole seconds (the Lease stores leaseDurationSeconds), got ${leaseDurationMs}`);
+  if (leaseDurationMs <= renewDeadlineMs) check.fail(`leaseDurationMs (${leaseDurationMs}) must be greater than renewDeadlineMs (${renewDeadlineMs})`);
+  if (renewDeadlineMs <= jitterFactor * retryPeriodMs) check.fail(`renewDeadlineMs (${renewDeadlineMs}) must be greater than ${jitterFactor} × retryPeriodMs (${retryPeriodMs})`);
+  return resolved;
 }
 
 function isName(value: unknown): value is string {

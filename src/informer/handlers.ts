@@ -46,7 +46,7 @@ export interface ResyncCheck {
  * number or an Observable of numbers (each checked as `resync` checks a period).
  */
 export function resyncCheck(informerMs: number | Observable<number>): ResyncCheck {
-  const valid = (period: number): number => (resyncEnabled(period) ? period : 0);
+  const valid = (period: number): number => (resyncEnabled(period, 'informer', 'resyncMs') ? period : 0);
   let own = isObservable(informerMs) ? 0 : valid(informerMs);
   const own$ = isObservable(informerMs) ? informerMs.pipe(map(valid), tap((period) => (own = period))) : of(own);
   const handlers = new Map<number, number>(); // period → handlers asking for it
@@ -134,7 +134,7 @@ export function addHandler<T extends KubeObject>(host: HandlerHost<T>, handler: 
 
 /** R24: sub-second periods become 1 s; `0` and `Infinity` mean none. */
 function handlerResyncPeriod(requested: number): number {
-  if (!resyncEnabled(requested, 'handler resyncMs')) return 0;
+  if (!resyncEnabled(requested, 'addHandler', 'resyncMs')) return 0;
   return requested < 1000 ? 1000 : requested;
 }
 

@@ -1,30 +1,16 @@
-import {
-  asyncScheduler,
-  defer,
-  distinctUntilChanged,
-  filter,
-  finalize,
-  map,
-  ReplaySubject,
-  share,
-  startWith,
-  Subject,
-  tap,
-  timer,
-  type Observable,
-  type SchedulerLike,
-  type Subscription,
-} from 'rxjs';
+import { asyncScheduler, defer, distinctUntilChanged, filter, map, ReplaySubject, startWith, Subject, type Observable, type SchedulerLike, type Subscription } from 'rxjs';
 import type { BufferByKeyConfig } from '../operators/bufferByKey.js';
 import { addHandler, resyncCheck, type HandlerOptions, type ResourceEventHandler } from './handlers.js';
 import { syncTracker, type WhenSyncedOptions } from './syncTracker.js';
 import { spread } from './spread.js';
 import { toStore } from './toStore.js';
+import { informerRun } from './informerRun.js';
+import { describe, optionChecks } from '../options/optionChecks.js';
 import type { RawEvent } from '../sources/rawEvent.js';
 import type { ListWatchStatus } from '../sources/reflector/listWatchStatus.js';
 import type { StoreUpdate } from '../store/applyBatch.js';
 import { type Indexers } from '../store/indexFunc.js';
-import { hookError, type InformerError } from '../errors.js';
+import type { InformerError } from '../errors.js';
 import type { KeyFunc } from '../store/keyFunc.js';
 import type { KubeObject } from '../store/kubeObject.js';
 import type { Notification } from '../store/notification.js';
@@ -188,110 +174,54 @@ export interface Informer<T extends KubeObject> {
  * @returns the shared streams and accessors.
  */
 export function informer<T extends KubeObject>(source$: Observable<RawEvent<T>>, options: InformerOptions<T> = {}): Informer<T> {
-  const { keyFunc, indexers = {}, resyncMs = 0, buffer, graceMs = 0, scheduler, onUpdate, onSynced, name } = options;
-  if (!(graceMs >= 0)) throw new TypeError(`[informer] graceMs must be >= 0, got ${String(graceMs)}`);
-  if (name !== undefined && typeof name !== 'string') throw new TypeError(`[informer] name must be a string, got ${String(name)}`);
-  for (const [hookName, hook] of [['onUpdate', onUpdate], ['onSynced', onSynced]] as const) {
-    if (hook !== undefined && typeof hook !== 'function') throw new TypeError(`[informer] ${hookName} must be a function`);
-  }
-  const clock = scheduler ?? asyncScheduler;
+  const o = resolveInformerOptions(options);
   const errors = new Subject<InformerError>();
   const status = new ReplaySubject<ListWatchStatus>(1);
-  const sync = syncTracker<T>(name, clock);
-  const empty = emptySnapshot<T>(Object.keys(indexers));
-  let latest: Snapshot<T> | undefined;
-  let running = false;
-  const idle = new WeakSet<StoreUpdate<T>>();
+  const sync = syncTracker<T>(o.name, o.scheduler);
+  const empty = emptySnapshot<T>(Object.keys(o.indexers));
 
   // Built once, here, so bad options throw at call time; the operator keeps its state per subscription.
   // toStore is toDeltas → resync → bufferByKey → dedupDeltas → indexReducer fused (same output); its
   // resync timer runs at the check period of the informer and its handlers (R24).
-  const resync = resyncCheck(resyncMs);
+  const resync = resyncCheck(o.resyncMs);
   const store = toStore<T>({
-    ...(keyFunc ? { keyFunc } : {}),
+    ...(o.keyFunc ? { keyFunc: o.keyFunc } : {}),
     onInvalidObject: (error) => errors.next(error),
-    ...(buffer ? { buffer } : {}),
-    ...(typeof resyncMs === 'number' ? { resyncMs } : {}),
+    ...(o.buffer ? { buffer: o.buffer } : {}),
+    ...(typeof o.resyncMs === 'number' ? { resyncMs: o.resyncMs } : {}),
     resyncPeriods: resync.periods$,
-    ...(scheduler ? { resyncScheduler: scheduler } : {}),
-    indexers,
+    ...(options.scheduler ? { resyncScheduler: options.scheduler } : {}),
+    indexers: o.indexers,
   });
 
-  // The tracker first, so that a status$ subscriber reacting to an error (aborting a wait, say)
-  // finds it already counted as the last error.
-  const report = (value: ListWatchStatus): void => {
-    sync.status(value);
-    status.next(value);
-  };
+  // Its lifetime: one shared run of the source through the store (informerRun.ts).
+  const run = informerRun(source$, {
+    store,
+    sync,
+    // The tracker first, so that a status$ subscriber reacting to an error (aborting a wait, say)
+    // finds it already counted as the last error.
+    report: (value) => {
+      sync.status(value);
+      status.next(value);
+    },
+    errors: (error) => errors.next(error),
+    onUpdate: o.onUpdate,
+    onSynced: o.onSynced,
+    graceMs: o.graceMs,
+    scheduler: o.scheduler,
+  });
 
-  // Every update of the store, resync ticks that changed nothing included (handlers re-flag on them, R23).
-  const store$ = defer(() => {
-    running = true;
-    sync.connected();
-    let failureReported = false;
-    let syncedThisRun = false;
-    return source$.pipe(
-      // In-band statuses go to status$ here, on the one shared subscription; the store drops them anyway.
-      filter((event) => {
-        if (event.type !== 'STATUS') return true;
-        if (event.status.type === 'FAILED') failureReported = true;
-        report(event.status);
-        return false;
-      }),
-      store,
-      tap({
-        next: (update) => {
-          // A resync tick that found nothing to sync and changed nothing: handlers re-flag on it (it
-          // stays in store$); nobody else is told (updates$ leaves it out).
-          if (update.resync === true && update.changes.length === 0 && update.snapshot === latest) idle.add(update);
-          latest = update.snapshot;
-          for (const error of update.errors) errors.next(error);
-          if (onUpdate !== undefined && !idle.has(update)) {
-            try {
-              onUpdate(update);
-            } catch (cause) {
-              errors.next(hookError('onUpdate', cause));
-            }
-          }
-          if (onSynced !== undefined && update.snapshot.synced && !syncedThisRun) {
-            syncedThisRun = true;
-            try {
-              onSynced(update.snapshot);
-            } catch (cause) {
-              errors.next(hookError('onSynced', cause));
-            }
-          }
-          sync.snapshot(update.snapshot);
-        },
-        // Whatever ended the source, it is told on status$ before the streams error.
-        error: (error: unknown) => failureReported || report({ type: 'FAILED', error: error instanceof Error ? error : new Error(String(error)) }),
-      }),
-      finalize(() => {
-        latest = undefined;
-        running = false;
-        sync.disconnected();
-      }),
-    );
-  }).pipe(
-    share({
-      resetOnError: true,
-      resetOnComplete: true,
-      resetOnRefCountZero: graceMs > 0 ? () => timer(graceMs, scheduler) : true,
-    }),
-  );
-
-  const updates$ = store$.pipe(filter((update) => !idle.has(update)));
-
+  // Its streams: views of that run.
+  const updates$ = run.updates$.pipe(filter((update) => !run.isIdle(update)));
   const snapshots$ = defer(() => {
     const live = updates$.pipe(map((update) => update.snapshot));
+    const latest = run.latest();
     return latest === undefined ? live : live.pipe(startWith(latest));
   }).pipe(distinctUntilChanged());
-
   const changes$ = updates$.pipe(spread((update) => update.changes));
+  const synced$ = defer(() => snapshots$.pipe(map((snapshot) => snapshot.synced), startWith((run.latest() ?? empty).synced))).pipe(distinctUntilChanged());
 
-  const synced$ = defer(() => snapshots$.pipe(map((snapshot) => snapshot.synced), startWith((latest ?? empty).synced))).pipe(distinctUntilChanged());
-
-  const host = { updates$: store$, current: () => latest, errors, resyncMs: typeof resyncMs === 'number' ? resyncMs : undefined, resync, clock };
+  const host = { updates$: run.updates$, current: run.latest, errors, resyncMs: typeof o.resyncMs === 'number' ? o.resyncMs : undefined, resync, clock: o.scheduler };
 
   return {
     updates$,
@@ -301,12 +231,36 @@ export function informer<T extends KubeObject>(source$: Observable<RawEvent<T>>,
     errors$: errors.asObservable(),
     status$: status.asObservable(),
     get snapshot() {
-      return latest ?? empty;
+      return run.latest() ?? empty;
     },
     // The error is already on status$ (FAILED) and rejects whenSynced; a connection ends quietly.
-    connect: () => store$.subscribe({ error: () => undefined }),
-    whenSynced: (waitOptions = {}) => sync.whenSynced(latest, running, waitOptions),
+    connect: () => run.updates$.subscribe({ error: () => undefined }),
+    whenSynced: (waitOptions = {}) => sync.whenSynced(run.latest(), run.running(), waitOptions),
     addHandler: (handler, handlerOptions = {}) => addHandler(host, handler, handlerOptions),
   };
 }
 
+/** {@link InformerOptions} checked, with every default filled in. */
+type ResolvedInformerOptions<T extends KubeObject> = Required<Pick<InformerOptions<T>, 'indexers' | 'resyncMs' | 'graceMs' | 'scheduler'>> &
+  Pick<InformerOptions<T>, 'keyFunc' | 'buffer' | 'name' | 'onUpdate' | 'onSynced'>;
+
+/**
+ * Checks the options of {@link informer} at call time (one wording, `optionChecks`) and fills in
+ * every default in one literal. The key function, indexers, buffer and resync period are checked
+ * by the stages that use them (toStore, and the resync rule).
+ */
+function resolveInformerOptions<T extends KubeObject>(options: InformerOptions<T>): ResolvedInformerOptions<T> {
+  const check = optionChecks('informer', options, false);
+  if (options.name !== undefined && typeof options.name !== 'string') check.fail(`name must be a string, got ${describe(options.name)}`);
+  return {
+    keyFunc: options.keyFunc,
+    indexers: options.indexers ?? {},
+    resyncMs: options.resyncMs ?? 0,
+    buffer: options.buffer,
+    graceMs: check.nonNegative('graceMs', options.graceMs) ?? 0,
+    scheduler: options.scheduler ?? asyncScheduler,
+    name: options.name,
+    onUpdate: check.func('onUpdate', options.onUpdate),
+    onSynced: check.func('onSynced', options.onSynced),
+  };
+}

@@ -1,5 +1,6 @@
 import type { SchedulerLike, Subscription } from 'rxjs';
 import { notSyncedError, type NotSyncedReason } from '../errors.js';
+import { describe, optionChecks } from '../options/optionChecks.js';
 import type { ListWatchStatus } from '../sources/reflector/listWatchStatus.js';
 import type { KubeObject } from '../store/kubeObject.js';
 import type { Snapshot } from '../store/snapshot.js';
@@ -105,14 +106,14 @@ export function syncTracker<T extends KubeObject>(name: string | undefined, sche
   };
 }
 
+/** Checks a wait's options at call time, in the one wording of `optionChecks` (no defaults: none given, no limit). */
 function checkOptions(options: WhenSyncedOptions): WhenSyncedOptions {
-  if (options === null || typeof options !== 'object') throw new TypeError(`[informer] whenSynced: options must be an object, got ${String(options)}`);
+  const check = optionChecks('whenSynced', options, false);
   const { signal, timeoutMs } = options;
-  if (timeoutMs !== undefined && !(typeof timeoutMs === 'number' && timeoutMs >= 0)) {
-    throw new TypeError(`[informer] whenSynced: timeoutMs must be a number >= 0, got ${String(timeoutMs)}`);
-  }
+  // Infinity is allowed (no timeout), so not `nonNegative`, which asks for a finite number.
+  if (timeoutMs !== undefined && !(typeof timeoutMs === 'number' && timeoutMs >= 0)) check.fail(`timeoutMs must be a number >= 0, got ${describe(timeoutMs)}`);
   if (signal !== undefined && !(typeof signal === 'object' && signal !== null && typeof signal.addEventListener === 'function' && 'aborted' in signal)) {
-    throw new TypeError('[informer] whenSynced: signal must be an AbortSignal');
+    check.fail(`signal must be an AbortSignal, got ${describe(signal)}`);
   }
   return options;
 }

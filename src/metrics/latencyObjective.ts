@@ -3,6 +3,7 @@
  * given `objective`, as a state and its figures. The window is kept as twenty slices of counts, so
  * memory does not grow with the event rate.
  */
+import { describe, optionChecks } from '../options/optionChecks.js';
 
 /** A latency objective: "the `quantile` of the window's latencies is at most `targetMs`", with an alert above `alertMs`. */
 export interface LatencyObjective {
@@ -49,14 +50,29 @@ export interface ObjectiveWindow {
 
 const SLICES = 20;
 
-/** @internal Checks an objective (a `TypeError` naming what is wrong) and creates its window. */
+/**
+ * @internal Checks an objective, an option of {@link informerMetrics} (a `TypeError` naming what
+ * is wrong, in the one wording of `optionChecks`), and fills in its defaults in one literal.
+ */
+export function resolveObjective(objective: LatencyObjective): Required<Omit<LatencyObjective, 'alertMs'>> & Pick<LatencyObjective, 'alertMs'> {
+  const check = optionChecks('informerMetrics', objective, false);
+  const quantile = objective.quantile;
+  if (quantile !== undefined && !(typeof quantile === 'number' && quantile > 0 && quantile < 1)) check.fail(`objective.quantile must be in (0, 1), got ${describe(quantile)}`);
+  // alertMs may be Infinity (never alert), so `>= 0` by hand rather than `nonNegative` (finite).
+  const alertMs = objective.alertMs;
+  if (alertMs !== undefined && !(typeof alertMs === 'number' && alertMs >= 0)) check.fail(`objective.alertMs must be a number >= 0, got ${describe(alertMs)}`);
+  return {
+    of: check.oneOf('objective.of', objective.of, ['pipeline', 'watchLag']) ?? 'pipeline',
+    quantile: quantile ?? 0.95,
+    targetMs: check.nonNegative('objective.targetMs', objective.targetMs) ?? check.fail('objective.targetMs is required'),
+    alertMs,
+    windowMs: check.positive('objective.windowMs', objective.windowMs) ?? 60_000,
+  };
+}
+
+/** @internal Checks an objective ({@link resolveObjective}) and creates its window. */
 export function objectiveWindow(objective: LatencyObjective): ObjectiveWindow {
-  const { of = 'pipeline', quantile = 0.95, targetMs, alertMs, windowMs = 60_000 } = objective;
-  if (of !== 'pipeline' && of !== 'watchLag') throw new TypeError(`[informer] objective.of must be 'pipeline' or 'watchLag', got ${String(of)}`);
-  if (!(quantile > 0 && quantile < 1)) throw new TypeError(`[informer] objective.quantile must be in (0, 1), got ${String(quantile)}`);
-  if (!(typeof targetMs === 'number' && targetMs >= 0 && Number.isFinite(targetMs))) throw new TypeError(`[informer] objective.targetMs must be a finite number >= 0, got ${String(targetMs)}`);
-  if (alertMs !== undefined && !(typeof alertMs === 'number' && alertMs >= 0)) throw new TypeError(`[informer] objective.alertMs must be a number >= 0, got ${String(alertMs)}`);
-  if (!(typeof windowMs === 'number' && windowMs > 0 && Number.isFinite(windowMs))) throw new TypeError(`[informer] objective.windowMs must be a finite number > 0, got ${String(windowMs)}`);
+  const { of, quantile, targetMs, alertMs, windowMs } = resolveObjective(objective);
   const sliceMs = windowMs / SLICES;
   // Slice i of the ring holds the samples of time slice `index[i]` (time / sliceMs, floored).
   const index = new Float64Array(SLICES).fill(-1);

@@ -2,6 +2,7 @@ import { asapScheduler, asyncScheduler, type OperatorFunction, type SchedulerLik
 import { isMarker, type Delta, type DeltaBatch, type DeltaEvent } from '../store/delta.js';
 import { batchResourceVersion, skipsResync } from '../store/deltaRules.js';
 import { operate } from './operate.js';
+import { optionChecks } from '../options/optionChecks.js';
 
 /** Options of {@link bufferByKey}. */
 export interface BufferByKeyConfig {
@@ -17,10 +18,7 @@ export interface BufferByKeyConfig {
 
 /** @internal The validated window and scheduler of a {@link BufferByKeyConfig} (shared with toStore). */
 export function batchClosing(config: BufferByKeyConfig): { readonly windowMs: number; readonly scheduler: SchedulerLike } {
-  const windowMs = config.windowMs ?? 0;
-  if (!(windowMs >= 0) || !Number.isFinite(windowMs)) {
-    throw new TypeError(`[informer] bufferByKey: windowMs must be a finite number >= 0, got ${String(config.windowMs)}`);
-  }
+  const windowMs = optionChecks('bufferByKey', config).nonNegative('windowMs', config.windowMs) ?? 0;
   return { windowMs, scheduler: config.scheduler ?? (windowMs === 0 ? asapScheduler : asyncScheduler) };
 }
 

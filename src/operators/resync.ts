@@ -3,16 +3,17 @@ import { asyncScheduler, distinctUntilChanged, EMPTY, interval, isObservable, ma
 import { isMarker, type DeltaEvent } from '../store/delta.js';
 import { resyncEvents } from '../store/deltaRules.js';
 import { operate } from './operate.js';
+import { describe, optionChecks } from '../options/optionChecks.js';
 
 /**
  * @internal Whether `periodMs` turns resync on (`0` and `Infinity` do not); throws a `TypeError`
- * naming `what` on a bad value. The one check of a resync period: the operator, toStore, the
- * informer's own period and a handler's (`addHandler(…, { resyncMs })`) all go through it.
+ * naming the factory and the option on a bad value (the one wording of `optionChecks`). The one
+ * check of a resync period: the operator, toStore, the informer's own period and a handler's
+ * (`addHandler(…, { resyncMs })`) all go through it.
  */
-export function resyncEnabled(periodMs: number, what = 'resync: periodMs'): boolean {
-  if (typeof periodMs !== 'number' || Number.isNaN(periodMs) || periodMs < 0) {
-    throw new TypeError(`[informer] ${what} must be a number >= 0, got ${String(periodMs)}`);
-  }
+export function resyncEnabled(periodMs: number, factory = 'resync', option = 'periodMs'): boolean {
+  // Infinity is allowed (it means off), so not `nonNegative`, which asks for a finite number.
+  if (typeof periodMs !== 'number' || Number.isNaN(periodMs) || periodMs < 0) optionChecks(factory).fail(`${option} must be a number >= 0, got ${describe(periodMs)}`);
   return periodMs !== 0 && periodMs !== Infinity;
 }
 

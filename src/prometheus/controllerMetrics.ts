@@ -1,6 +1,7 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import { asyncScheduler, type SchedulerLike } from 'rxjs';
 import type { ReconcileMetrics } from '../metrics/reconcileMetrics.js';
+import { optionChecks } from '../options/optionChecks.js';
 
 /** Options of {@link controllerMetrics}. */
 export interface ControllerMetricsConfig {
@@ -59,8 +60,11 @@ const runningByRegistry = new WeakMap<Registry, Set<Running>>();
  * @returns the hooks the controller's queue calls.
  */
 export function controllerMetrics(registry: Registry, config: ControllerMetricsConfig): ReconcileMetrics {
-  const { controller, scheduler = asyncScheduler } = config ?? ({} as ControllerMetricsConfig);
-  if (typeof controller !== 'string' || controller === '') throw new TypeError('[informer] controllerMetrics: config.controller is required');
+  const check = optionChecks('controllerMetrics', config, false);
+  const { controller, scheduler }: Required<ControllerMetricsConfig> = {
+    controller: check.nonEmptyString('controller', config.controller) ?? check.fail('controller is required'),
+    scheduler: config.scheduler ?? asyncScheduler,
+  };
   const labels = { controller };
   const queue = { name: controller, controller };
   const running: Running = { controller, clock: scheduler, since: new Map() };

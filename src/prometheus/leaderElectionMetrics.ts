@@ -1,6 +1,7 @@
 import { Gauge, type Registry } from 'prom-client';
 import { tap, type MonoTypeOperatorFunction } from 'rxjs';
 import type { Leadership } from '../coordination/electionState.js';
+import { optionChecks } from '../options/optionChecks.js';
 
 /** Options of {@link leaderElectionMetrics}. */
 export interface LeaderElectionMetricsConfig {
@@ -38,11 +39,12 @@ export interface LeaderElectionMetricsConfig {
  * @returns an operator that passes leadership values through and records them.
  */
 export function leaderElectionMetrics(registry: Registry, config: LeaderElectionMetricsConfig): MonoTypeOperatorFunction<Leadership> {
-  if (typeof config?.name !== 'string' || config.name === '') throw new TypeError('[informer] leaderElectionMetrics: config.name must be a non-empty string');
+  const check = optionChecks('leaderElectionMetrics', config, false);
+  const name = check.nonEmptyString('name', config.name) ?? check.fail('name is required');
   const existing = registry.getSingleMetric('leader_election_master_status');
   const gauge =
     existing instanceof Gauge
       ? (existing as Gauge<'name'>)
       : new Gauge({ name: 'leader_election_master_status', help: 'Gauge of if the reporting system is master of the relevant lease, 0 indicates backup, 1 indicates master. \'name\' is the string used to identify the lease.', labelNames: ['name'], registers: [registry] });
-  return tap((leadership) => gauge.set({ name: config.name }, leadership.state === 'leading' ? 1 : 0));
+  return tap((leadership) => gauge.set({ name }, leadership.state === 'leading' ? 1 : 0));
 }

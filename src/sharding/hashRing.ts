@@ -1,4 +1,8 @@
+import { describe, optionChecks } from '../options/optionChecks.js';
 import { hash32 } from './hash32.js';
+
+/** Points on the ring per member unless told otherwise; the sharding config uses it too. */
+export const defaultVirtualNodes = 2_000;
 
 /** Options of {@link hashRing}. */
 export interface HashRingConfig {
@@ -48,11 +52,11 @@ const memberBits = 2 ** 20;
  * @throws {TypeError} for a member that is not a non-empty string, or a bad `virtualNodes`.
  */
 export function hashRing(members: Iterable<string>, config: HashRingConfig = {}): HashRing {
-  const { virtualNodes = 2_000 } = config;
-  if (!Number.isInteger(virtualNodes) || virtualNodes < 1) throw new TypeError(`[informer] hashRing: virtualNodes must be an integer >= 1, got ${String(virtualNodes)}`);
+  const check = optionChecks('hashRing', config);
+  const virtualNodes = check.positiveInteger('virtualNodes', config.virtualNodes) ?? defaultVirtualNodes;
   const sorted = [...new Set(members)].sort();
-  for (const member of sorted) if (typeof member !== 'string' || member === '') throw new TypeError(`[informer] hashRing: a member must be a non-empty string, got ${JSON.stringify(member)}`);
-  if (sorted.length >= memberBits) throw new TypeError(`[informer] hashRing: at most ${memberBits - 1} members`);
+  for (const member of sorted) if (typeof member !== 'string' || member === '') check.fail(`a member must be a non-empty string, got ${describe(member)}`);
+  if (sorted.length >= memberBits) check.fail(`at most ${memberBits - 1} members`);
   // hash·2^20 + member index fits a double exactly, so one numeric sort orders by hash, ties by name.
   const packed = new Float64Array(sorted.length * virtualNodes);
   sorted.forEach((member, m) => {

@@ -62,7 +62,7 @@ import { resolveShardingConfig, type ResolvedShardingConfig, type ShardingConfig
  * @see {@link sharder}, {@link hashRing}
  */
 export function sharded<T>(config: ShardingConfig, work: (shard: Shard) => Observable<T>): Observable<T> {
-  const c = resolveShardingConfig(config);
+  const c = resolveShardingConfig(config, 'sharded');
   if (typeof work !== 'function') throw new TypeError('[informer] sharded: work must be a function (shard) => Observable');
   return new Observable<T>((subscriber) => {
     const sharder = sharderWhileLeading(c).subscribe({ error: (error: unknown) => subscriber.error(error) });

@@ -42,7 +42,7 @@ import { shardMove } from './shardMove.js';
  * @returns a cold Observable of the sharder's events (it never completes).
  */
 export function sharder(config: ShardingConfig): Observable<ShardingEvent> {
-  return runSharder(resolveShardingConfig(config));
+  return runSharder(resolveShardingConfig(config, 'sharder'));
 }
 
 /** @internal {@link sharder} on a resolved config. */

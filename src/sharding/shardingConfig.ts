@@ -6,6 +6,8 @@ import type { KubeObject } from '../store/kubeObject.js';
 import { groupOf } from '../store/objectRef.js';
 import type { Leadership } from '../coordination/electionState.js';
 import { resolveElectionConfig } from '../coordination/leaderElectionConfig.js';
+import { describe, optionChecks } from '../options/optionChecks.js';
+import { defaultVirtualNodes } from './hashRing.js';
 import { leaseClient, type LeaseClient } from '../coordination/leaseClient.js';
 import { monotonicScheduler } from '../coordination/monotonicScheduler.js';
 import { resourceClient, type ResourceClient } from '../client/resourceClient.js';
@@ -44,9 +46,9 @@ export interface ShardingConfig {
   readonly resource: ShardedResource;
   /** What is hashed onto the ring for an object. Default `<group>/<kind>/<namespace>/<name>`; hash a controller owner reference instead to keep children with their owner. */
   readonly shardKey?: (object: KubeObject) => string;
-  /** Ring points per member (see {@link hashRing}). Default 2 000. */
+  /** Ring points per member (see {@link hashRing}). Default 2 000 (`defaultVirtualNodes`). */
   readonly virtualNodes?: number;
-  /** Membership and sharder Leases: as {@link leaderElection}'s. Defaults 15 000 / 10 000 / 2 000. */
+  /** Membership and sharder Leases: as {@link leaderElection}'s. Defaults 15 000 / 10 000 / 2 000 (`defaultElectionTimings`). */
   readonly leaseDurationMs?: number;
   readonly renewDeadlineMs?: number;
   readonly retryPeriodMs?: number;
@@ -81,31 +83,33 @@ export interface ResolvedShardingConfig extends Required<Omit<ShardingConfig, 'o
 const dnsLabel = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 
 /**
- * @internal Checks the config at call time.
+ * @internal Checks the config at call time and fills in every default; the lease timings are
+ * `defaultElectionTimings`, the ring's points `defaultVirtualNodes`.
  *
+ * @param factory The name in the error messages: the function the user called.
  * @throws {TypeError} naming what is wrong.
  */
-export function resolveShardingConfig(config: ShardingConfig): ResolvedShardingConfig {
-  const fail = (message: string): never => {
-    throw new TypeError(`[informer] sharding: ${message}`);
-  };
-  if (config === null || typeof config !== 'object') fail('config must be an object');
+export function resolveShardingConfig(config: ShardingConfig, factory: 'sharded' | 'sharder'): ResolvedShardingConfig {
+  const check = optionChecks(factory, config, false);
   const labels = shardLabels(config.ring);
-  const { namespace, resource, virtualNodes = 2_000, sharderConcurrency = 8, leaseDurationMs = 15_000, renewDeadlineMs = 10_000, retryPeriodMs = 2_000 } = config;
-  if (typeof namespace !== 'string' || !dnsLabel.test(namespace)) fail(`namespace must be a namespace name, got ${JSON.stringify(namespace)}`);
+  const { namespace, resource } = config;
+  if (typeof namespace !== 'string' || !dnsLabel.test(namespace)) check.fail(`namespace must be a namespace name, got ${describe(namespace)}`);
   if (resource === null || typeof resource !== 'object' || typeof resource.apiVersion !== 'string' || resource.apiVersion === '' || typeof resource.kind !== 'string' || resource.kind === '') {
-    fail('resource must be { apiVersion, kind, namespace? }');
+    check.fail('resource must be { apiVersion, kind, namespace? }');
   }
-  if (!Number.isInteger(sharderConcurrency) || sharderConcurrency < 1) fail(`sharderConcurrency must be an integer >= 1, got ${String(sharderConcurrency)}`);
-  if (!Number.isInteger(virtualNodes) || virtualNodes < 1) fail(`virtualNodes must be an integer >= 1, got ${String(virtualNodes)}`);
-  if (config.shardKey !== undefined && typeof config.shardKey !== 'function') fail('shardKey must be a function');
+  const sharderConcurrency = check.positiveInteger('sharderConcurrency', config.sharderConcurrency) ?? 8;
+  const virtualNodes = check.positiveInteger('virtualNodes', config.virtualNodes) ?? defaultVirtualNodes;
+  const shardKey = check.func('shardKey', config.shardKey);
   const identityPrefix = config.identityPrefix ?? (hostname().toLowerCase().replace(/[^a-z0-9-]+/g, '-').slice(0, 40).replace(/^-+|-+$/g, '') || 'replica');
-  if (typeof identityPrefix !== 'string' || identityPrefix.length > 40 || !dnsLabel.test(identityPrefix)) fail(`identityPrefix must be a DNS label of at most 40 characters, got ${JSON.stringify(identityPrefix)}`);
+  if (typeof identityPrefix !== 'string' || identityPrefix.length > 40 || !dnsLabel.test(identityPrefix)) check.fail(`identityPrefix must be a DNS label of at most 40 characters, got ${describe(identityPrefix)}`);
   const client = config.client ?? resourceClient(config.kubeConfig);
   const leases = config.leases ?? leaseClient(client);
-  const scheduler = config.scheduler ?? monotonicScheduler;
-  // The elections check their durations when a term starts; check them now, at the call.
-  resolveElectionConfig({ leases, lease: { namespace, name: config.ring }, identity: 'check', leaseDurationMs, renewDeadlineMs, retryPeriodMs });
+  // The elections check their timings when a term starts; check them now, at the call, and take
+  // their defaults from the one place they are written.
+  const { leaseDurationMs, renewDeadlineMs, retryPeriodMs } = resolveElectionConfig(
+    { leases, lease: { namespace, name: config.ring }, identity: 'check', leaseDurationMs: config.leaseDurationMs, renewDeadlineMs: config.renewDeadlineMs, retryPeriodMs: config.retryPeriodMs },
+    factory,
+  );
   const group = groupOf(resource.apiVersion);
   const onEvent = config.onEvent ?? (() => undefined);
   return {
@@ -113,7 +117,7 @@ export function resolveShardingConfig(config: ShardingConfig): ResolvedShardingC
     ring: config.ring,
     namespace,
     resource: { apiVersion: resource.apiVersion, kind: resource.kind, ...(resource.namespace ? { namespace: resource.namespace } : {}) },
-    shardKey: config.shardKey ?? ((object) => `${group}/${resource.kind}/${object.metadata?.namespace ?? ''}/${object.metadata?.name ?? ''}`),
+    shardKey: shardKey ?? ((object) => `${group}/${resource.kind}/${object.metadata?.namespace ?? ''}/${object.metadata?.name ?? ''}`),
     virtualNodes,
     leaseDurationMs,
     renewDeadlineMs,
@@ -122,7 +126,7 @@ export function resolveShardingConfig(config: ShardingConfig): ResolvedShardingC
     identityPrefix,
     client,
     leases,
-    scheduler,
+    scheduler: config.scheduler ?? monotonicScheduler,
     labels,
     onEvent,
     onError: config.onError,

@@ -1,21 +1,21 @@
-import { KubeConfig } from '@kubernetes/client-node';
 import { writeFile } from 'node:fs/promises';
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { handleRequest, sendStatus, type FaultState } from './handleRequest.js';
-import { TestApiServerError } from './testApiServerError.js';
-import { kubeStatus, tooOldResourceVersion } from './kubeStatus.js';
-import { failureStatus } from './faultRules.js';
-import { createObject, deleteObject, getObject, patchObject, replaceObject } from './objectHandlers.js';
-import { collectionId, createObjectStore, type Collection } from './objectStore.js';
-import { logEntryFor, type MutableRequestLogEntry, type RequestLogEntry } from './requestLogEntry.js';
+import { kubeStatus } from './kubeStatus.js';
+import { createObject } from './objectHandlers.js';
+import { collectionId, createObjectStore } from './objectStore.js';
+import type { RequestLogEntry } from './requestLogEntry.js';
 import { createRefusableListener } from './refusableListener.js';
 import { customResourceDefinitionOf } from './customResourceDefinition.js';
 import { builtinResources, customResourceDefinitions, isCustomResource, type ResourceType } from './resourceType.js';
 import type { OpenWatch, ServerContext } from './serverContext.js';
-import type { JsonObject } from './storedObject.js';
-import type { ControlWriteOptions, TestApiServer, TestApiServerConfig } from './testApiServer.js';
-
-const noop = (): void => undefined;
+import type { TestApiServer, TestApiServerConfig } from './testApiServer.js';
+import { resolveTestServerConfig } from './resolveTestServerConfig.js';
+import { createRequestLog } from './requestLog.js';
+import { objectControls } from './objectControls.js';
+import { faultControls } from './faultControls.js';
+import { connectionRefusals } from './connectionRefusals.js';
+import { testKubeConfig } from './testKubeConfig.js';
 
 /**
  * Starts a Kubernetes API server on 127.0.0.1 (a free port) that serves ConfigMaps, Pods,
@@ -43,12 +43,12 @@ const noop = (): void => undefined;
  * await server.close();
  * ```
  *
- * @param config Optional settings; see {@link TestApiServerConfig}.
+ * @param options Optional settings; see {@link TestApiServerConfig}.
  * @returns The running server, once it listens.
  */
-export async function createTestApiServer(config: TestApiServerConfig = {}): Promise<TestApiServer> {
-  const initialRV = config.initialResourceVersion ?? 1;
-  const store = createObjectStore(initialRV, config.changeLogSize ?? 10_000);
+export async function createTestApiServer(options: TestApiServerConfig = {}): Promise<TestApiServer> {
+  const config = resolveTestServerConfig(options);
+  const store = createObjectStore(config.initialResourceVersion, config.changeLogSize);
   const crds = (() => {
     const builtins = builtinResources.map((resource) => store.addCollection(resource));
     return builtins.find((c) => c.id === customResourceDefinitions)!;
@@ -61,102 +61,41 @@ export async function createTestApiServer(config: TestApiServerConfig = {}): Pro
     const crd = customResourceDefinitionOf(resource);
     createObject(store, { collection: crds, namespace: undefined, name: crd.metadata!.name, subresource: undefined }, crd);
   };
-  for (const resource of config.resources ?? []) addResource(resource);
+  for (const resource of config.resources) addResource(resource);
   const openWatches = new Set<OpenWatch>();
-  let splitBytes: number | undefined;
-  const requestWaiters = new Set<() => void>();
-  const notify = (): void => {
-    for (const waiter of [...requestWaiters]) waiter();
-  };
+  const log = createRequestLog();
+  const faults: FaultState = { token: config.token, userName: config.userName, failures: [], delays: [], forbids: [] };
+  const fault = faultControls(faults, openWatches, store, (token) => loadKubeConfig(token));
   const ctx: ServerContext = {
     store,
     openWatches,
-    watchesChanged: notify,
-    splitBytes: () => splitBytes,
-    ignoreLimitForResourceVersionZero: config.ignoreLimitForResourceVersionZero ?? false,
-    timing: {
-      bookmarkIntervalMs: config.bookmarkIntervalMs ?? 60_000,
-      bookmarkLeadMs: config.bookmarkLeadMs ?? 2_000,
-      defaultWatchTimeoutSeconds: config.defaultWatchTimeoutSeconds ?? 1_800,
-      tooLargeResourceVersionWaitMs: config.tooLargeResourceVersionWaitMs ?? 3_000,
-    },
+    watchesChanged: log.changed,
+    splitBytes: fault.splitBytes,
+    ignoreLimitForResourceVersionZero: config.ignoreLimitForResourceVersionZero,
+    timing: config.timing,
   };
-  const faults: FaultState = { token: config.token, userName: config.userName ?? 'test-user', failures: [], delays: [], forbids: [] };
-  const requests: MutableRequestLogEntry[] = [];
-  let nextId = 1;
 
   const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
-    const entry = logEntryFor(nextId++, req.method, req.url, req.headers);
-    requests.push(entry);
-    const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
-    (res as { writeHead: (...args: unknown[]) => ServerResponse }).writeHead = (...args: unknown[]) => {
-      entry.status = args[0] as number;
-      entry.respondedAt = Date.now();
-      notify();
-      return writeHead(...args);
-    };
-    res.on('close', () => {
-      entry.endedAt = Date.now();
-      notify();
-    });
+    const entry = log.record(req, res);
     handleRequest(ctx, faults, entry, req, res).catch((error: unknown) => {
       sendStatus(res, kubeStatus(500, 'InternalError', `Internal error occurred: ${(error as Error)?.message ?? String(error)}`));
     });
-    notify();
+    log.changed();
   };
 
   const http = createHttpServer({ keepAliveTimeout: 5_000 }, onRequest);
   const listener = createRefusableListener(http);
   let closed = false;
-  let refusals = 0;
-  const port = await listener.listen(config.port ?? 0);
+  const port = await listener.listen(config.port);
   const url = `http://127.0.0.1:${port}`;
 
-  const kubeConfig = new KubeConfig();
-  const loadKubeConfig = (token: string | undefined): void => {
-    kubeConfig.loadFromOptions({
-      // client-node 2.x refuses plain http:// unless skipTLSVerify is set; kubectl accepts it too.
-      clusters: [{ name: 'rx-informer-test', server: url, skipTLSVerify: true }],
-      users: [token === undefined ? { name: 'rx-informer-test' } : { name: 'rx-informer-test', token }],
-      contexts: [{ name: 'rx-informer-test', cluster: 'rx-informer-test', user: 'rx-informer-test', namespace: config.namespace ?? 'default' }],
-      currentContext: 'rx-informer-test',
-    });
-  };
+  const { kubeConfig, load: loadKubeConfig } = testKubeConfig(url, config.namespace);
   loadKubeConfig(config.token);
 
-  const collectionOf = (resource: string): Collection => {
-    const collection = store.collection(resource);
-    if (!collection) throw new TypeError(`[informer] test API server: unknown resource "${resource}" (known: ${[...store.collections()].map((c) => c.id).join(', ')})`);
-    return collection;
-  };
-  const target = (resource: string, namespace: string | undefined, name: string | undefined) => ({ collection: collectionOf(resource), namespace, name, subresource: undefined });
-  const waitFor = (check: () => boolean, timeoutMs: number, what: string): Promise<void> =>
-    new Promise((resolve, reject) => {
-      if (check()) return resolve();
-      const waiter = (): void => {
-        if (!closed && !check()) return;
-        requestWaiters.delete(waiter);
-        clearTimeout(timer);
-        if (closed) reject(new Error(`[informer] test API server: closed while waiting for ${what}`));
-        else resolve();
-      };
-      const timer = setTimeout(() => {
-        requestWaiters.delete(waiter);
-        reject(new Error(`[informer] test API server: timed out after ${timeoutMs} ms waiting for ${what}`));
-      }, timeoutMs);
-      requestWaiters.add(waiter);
-    });
-  const eachWatch = (resource: string | undefined, act: (watch: OpenWatch) => void): number => {
-    let count = 0;
-    for (const watch of [...openWatches]) {
-      if (resource !== undefined && watch.collection !== resource) continue;
-      act(watch);
-      count++;
-    }
-    return count;
-  };
-
-  const server: TestApiServer = {
+  // The parts of the control API with state of their own are built apart (objects, faults, the
+  // request log, refusals, the KubeConfig); here they are joined, with the getters written out, as a
+  // spread would read them only once. That flat literal is why this function stays over 80 lines.
+  return {
     url,
     port,
     kubeConfig,
@@ -166,7 +105,7 @@ export async function createTestApiServer(config: TestApiServerConfig = {}): Pro
       if (closed) return;
       closed = true;
       listener.stop();
-      notify();
+      log.close();
       http.close();
     },
     addResource,
@@ -176,40 +115,14 @@ export async function createTestApiServer(config: TestApiServerConfig = {}): Pro
     get oldestResourceVersion() {
       return String(store.log.floor);
     },
-    create: (resource, object, options?: ControlWriteOptions) => {
-      const meta = object.metadata ?? {};
-      return createObject(store, target(resource, meta.namespace, meta.name), object, options).object;
-    },
-    update: (resource, object, options) => {
-      const meta = object.metadata ?? {};
-      return replaceObject(store, target(resource, meta.namespace, meta.name), object, options).object;
-    },
-    patch: (resource, namespace, name, patch, options) =>
-      patchObject(store, target(resource, namespace, name), 'application/merge-patch+json', patch, options).object,
-    delete: (resource, namespace, name, options) => deleteObject(store, target(resource, namespace, name), undefined, options).object,
-    get(resource, namespace, name) {
-      try {
-        return getObject(target(resource, namespace, name)).object;
-      } catch (error) {
-        if (error instanceof TestApiServerError && error.status.code === 404) return undefined;
-        throw error;
-      }
-    },
-    list: (resource, namespace) => [...store.objectsAt(collectionOf(resource), store.currentRV, namespace, undefined)].map((s) => s.object),
-    // Any object is a JSON record; seeding skips the checks a write makes, as documented.
-    seed: (resource, objects) => store.seed(collectionOf(resource), objects as readonly JsonObject[]),
-    compact(resourceVersion) {
-      const upTo = resourceVersion === undefined ? store.currentRV : Number(resourceVersion);
-      if (!Number.isInteger(upTo) || upTo > store.currentRV) throw new TypeError(`[informer] test API server: cannot compact to resourceVersion "${resourceVersion}" (current ${store.currentRV})`);
-      store.log.compact(upTo);
-    },
+    ...objectControls(store),
     get requests(): readonly RequestLogEntry[] {
-      return requests;
+      return log.entries;
     },
-    clearRequests: () => void requests.splice(0),
+    clearRequests: () => void log.entries.splice(0),
     async waitForRequest(predicate, timeoutMs = 30_000) {
       let found: RequestLogEntry | undefined;
-      await waitFor(() => (found = requests.find(predicate)) !== undefined, timeoutMs, 'a matching request');
+      await log.waitFor(() => (found = log.entries.find(predicate)) !== undefined, timeoutMs, 'a matching request');
       return found!;
     },
     get openWatchCount() {
@@ -218,53 +131,8 @@ export async function createTestApiServer(config: TestApiServerConfig = {}): Pro
     get connections() {
       return { accepted: listener.accepted, open: listener.open };
     },
-    waitForWatches: (count, timeoutMs = 30_000) => waitFor(() => openWatches.size >= count, timeoutMs, `${count} open watches`),
-    closeWatches: (resource) => eachWatch(resource, (watch) => watch.close()),
-    breakWatches: (options = {}) => eachWatch(options.resource, (watch) => watch.breakMidLine(options.reset ?? false)),
-    failWatches: (rule) =>
-      eachWatch(rule.resource, (watch) => {
-        const status =
-          rule.status === 410 && rule.message === undefined
-            ? tooOldResourceVersion(String(store.log.floor), String(store.log.floor + 1))
-            : failureStatus(rule, 'watch', false, () => kubeStatus(403, 'Forbidden', rule.message ?? 'forbidden'));
-        watch.fail(status);
-      }),
-    splitWatchLines(bytes) {
-      splitBytes = bytes;
-    },
-    emitMalformedLine: (line = '{"type":"ADDED","object":{"kind":\n', resource) => eachWatch(resource, (watch) => watch.writeRaw(line)),
-    failNext: (rule) => void faults.failures.push({ rule, left: rule.count ?? 1 }),
-    delayResponses: (rule) => void faults.delays.push({ rule, left: rule.count ?? Infinity }),
-    forbid: (rule) => void faults.forbids.push(rule),
-    clearFaults() {
-      faults.failures = [];
-      faults.delays = [];
-      faults.forbids = [];
-      splitBytes = undefined;
-    },
-    setToken(token, options) {
-      faults.token = token;
-      if (options?.updateKubeConfig) loadKubeConfig(token);
-    },
-    async refuseConnections(duration) {
-      // Overlapping refusals: the port comes back when the last one ends.
-      refusals++;
-      listener.stop();
-      if (typeof duration === 'number') await new Promise((resolve) => setTimeout(resolve, duration));
-      else await Promise.resolve(duration).then(noop, noop); // a rejection ends the refusal too
-      if (--refusals > 0) return;
-      // While nothing listens, the port is free: a client retrying its connect can get it as its
-      // own ephemeral port (a TCP self-connect), or another process can take it. Wait for it back.
-      for (let attempt = 0; !closed; attempt++) {
-        try {
-          await listener.listen(port);
-          return;
-        } catch (error) {
-          if ((error as { code?: unknown }).code !== 'EADDRINUSE' || attempt >= 500) throw error;
-          await new Promise((resolve) => setTimeout(resolve, 10));
-        }
-      }
-    },
+    waitForWatches: (count, timeoutMs = 30_000) => log.waitFor(() => openWatches.size >= count, timeoutMs, `${count} open watches`),
+    ...fault.controls,
+    refuseConnections: connectionRefusals(listener, port, () => closed),
   };
-  return server;
 }

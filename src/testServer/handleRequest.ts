@@ -46,25 +46,10 @@ export async function handleRequest(ctx: ServerContext, faults: FaultState, entr
   }
   if (res.destroyed) return;
 
-  const resourceRoute = route.kind === 'resource' ? route : undefined;
-  const forbidden = (): KubeStatus =>
-    resourceRoute
-      ? forbiddenStatus(faults.userName, entry, resourceRoute.collection.resource.group, resourceRoute.collection.resource.plural, resourceRoute.subresource)
-      : kubeStatus(403, 'Forbidden', 'forbidden');
-  const failure = take(faults.failures, (rule) => matchesFilter(rule, entry));
-  if (failure) {
-    entry.injected = 'fail';
-    const headers: Record<string, string> = {};
-    if (failure.status === 429 || (failure.status === 503 && failure.retryAfterSeconds !== undefined)) headers['Retry-After'] = String(failure.retryAfterSeconds ?? 1);
-    return sendStatus(res, failureStatus(failure, entry.verb, entry.query['continue'] !== undefined, forbidden), headers);
-  }
-  if (faults.token !== undefined && req.headers.authorization !== `Bearer ${faults.token}`) {
-    entry.injected = 'unauthorized';
-    return sendStatus(res, unauthorizedStatus);
-  }
-  if (resourceRoute && faults.forbids.some((rule) => forbids(rule, resourceRoute))) {
-    entry.injected = 'forbidden';
-    return sendStatus(res, forbidden());
+  const fault = injectedFault(faults, entry, route, req.headers.authorization);
+  if (fault) {
+    entry.injected = fault.injected;
+    return sendStatus(res, fault.status, fault.headers);
   }
 
   switch (route.kind) {
@@ -179,6 +164,33 @@ function sendOpenApi(res: ServerResponse, accept: string | undefined): void {
 const metadataType = 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1';
 const metadataListType = 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1';
 const tableType = 'application/json;as=Table;g=meta.k8s.io;v=v1';
+
+/**
+ * The fault a request meets, in the order the real failures would: an injected failure (`failNext`,
+ * consumed), then a missing or wrong bearer token (401), then a `forbid` rule (403). `undefined`:
+ * none, serve it. Delays are applied before, by the caller.
+ */
+function injectedFault(
+  faults: FaultState,
+  entry: MutableRequestLogEntry,
+  route: Route,
+  authorization: string | undefined,
+): { readonly injected: 'fail' | 'unauthorized' | 'forbidden'; readonly status: KubeStatus; readonly headers?: Record<string, string> } | undefined {
+  const resourceRoute = route.kind === 'resource' ? route : undefined;
+  const forbidden = (): KubeStatus =>
+    resourceRoute
+      ? forbiddenStatus(faults.userName, entry, resourceRoute.collection.resource.group, resourceRoute.collection.resource.plural, resourceRoute.subresource)
+      : kubeStatus(403, 'Forbidden', 'forbidden');
+  const failure = take(faults.failures, (rule) => matchesFilter(rule, entry));
+  if (failure) {
+    const headers: Record<string, string> = {};
+    if (failure.status === 429 || (failure.status === 503 && failure.retryAfterSeconds !== undefined)) headers['Retry-After'] = String(failure.retryAfterSeconds ?? 1);
+    return { injected: 'fail', status: failureStatus(failure, entry.verb, entry.query['continue'] !== undefined, forbidden), headers };
+  }
+  if (faults.token !== undefined && authorization !== `Bearer ${faults.token}`) return { injected: 'unauthorized', status: unauthorizedStatus };
+  if (resourceRoute && faults.forbids.some((rule) => forbids(rule, resourceRoute))) return { injected: 'forbidden', status: forbidden() };
+  return undefined;
+}
 
 function forbids(rule: ForbidRule, route: ResourceRoute): boolean {
   if (rule.verbs !== undefined && !rule.verbs.includes(route.verb)) return false;

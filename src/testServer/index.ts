@@ -17,7 +17,7 @@ export { TestApiServerError } from './testApiServerError.js';
 export type { ResourceType, PrinterColumn } from './resourceType.js';
 export { builtinResources } from './resourceType.js';
 export type { JsonObject, MergePatch } from './storedObject.js';
-export { initialEventsEndAnnotation } from './watchHandler.js';
+export { initialEventsEndAnnotation } from './watchEncoding.js';
 
 /* Fault rules and the request log */
 export type { RequestFilter, FailureRule, DelayRule, ForbidRule } from './faultRules.js';

@@ -4,13 +4,10 @@ import { createLineWriter } from './lineWriter.js';
 import type { ListOptions } from './listOptions.js';
 import { tooLargeResourceVersion, tooOldResourceVersion, type KubeStatus } from './kubeStatus.js';
 import type { Collection } from './objectStore.js';
-import { jsonOf, metadataJsonOf, type StoredObject } from './storedObject.js';
+import type { StoredObject } from './storedObject.js';
 import type { OpenWatch, ServerContext } from './serverContext.js';
-import { tableOf } from './table.js';
-
-
-/** Annotation on the bookmark that ends the initial events of a streaming list. */
-export const initialEventsEndAnnotation = 'k8s.io/initial-events-end';
+import { watchEncoding } from './watchEncoding.js';
+import { watchStart } from './watchStart.js';
 
 /**
  * Serves a WATCH: a 200 chunked stream of `{"type":…,"object":…}` lines. Replays the change log
@@ -18,6 +15,10 @@ export const initialEventsEndAnnotation = 'k8s.io/initial-events-end';
  * then live changes; bookmarks on the cadence and before the timeout; in-stream ERROR 410 for a
  * compacted resourceVersion. Selectors filter, turning updates that enter or leave the selection
  * into ADDED / DELETED like the real server.
+ *
+ * Where the watch starts is {@link watchStart} and how it writes objects {@link watchEncoding};
+ * what stays here is one watch's own state (its writer, timers, listener, `finished`) and the few
+ * lines each part of it needs, which is why the function stays over 80 lines.
  *
  * @internal
  */
@@ -31,34 +32,19 @@ export function serveWatch(
   tableIncludeObject?: string,
 ): void {
   const { store, timing } = ctx;
-  const contentType =
-    tableIncludeObject !== undefined ? 'application/json;as=Table;g=meta.k8s.io;v=v1' : metadataOnly ? 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1' : 'application/json';
+  const { contentType, objectJson, bookmarkJson } = watchEncoding(collection, metadataOnly, tableIncludeObject);
   res.writeHead(200, { 'Content-Type': contentType, 'Cache-Control': 'no-cache, private' });
   res.flushHeaders();
   const writer = createLineWriter(res, () => ctx.splitBytes());
   const timers: NodeJS.Timeout[] = [];
   let finished = false;
 
-  let firstTable = true;
-  const objectJson = (stored: StoredObject): string => {
-    if (tableIncludeObject === undefined) return metadataOnly ? metadataJsonOf(stored) : jsonOf(stored);
-    // Like the real server, only the first Table of a watch carries the column definitions.
-    const table = tableOf([stored], String(stored.rv), undefined, tableIncludeObject, firstTable);
-    firstTable = false;
-    return JSON.stringify(table);
-  };
   const matches = (stored: StoredObject | undefined): boolean =>
     stored !== undefined &&
     (namespace === undefined || stored.namespace === namespace) &&
     options.labels(stored.object.metadata?.labels) &&
     options.fields(stored.object);
   const sendEvent = (type: string, json: string): void => writer.send(`{"type":"${type}","object":${json}}\n`);
-  const bookmarkJson = (rv: number, initialEventsEnd: boolean): string =>
-    JSON.stringify({
-      kind: metadataOnly ? 'PartialObjectMetadata' : collection.resource.kind,
-      apiVersion: metadataOnly ? 'meta.k8s.io/v1' : collection.apiVersion,
-      metadata: initialEventsEnd ? { resourceVersion: String(rv), annotations: { [initialEventsEndAnnotation]: 'true' } } : { resourceVersion: String(rv) },
-    });
   const bookmark = (): void => {
     if (options.allowWatchBookmarks && !finished) sendEvent('BOOKMARK', bookmarkJson(store.currentRV, false));
   };
@@ -123,38 +109,30 @@ export function serveWatch(
     const line = (stored: StoredObject): string => `{"type":"ADDED","object":${objectJson(stored)}}\n`;
     writer.sendAll(tableIncludeObject === undefined ? lazyMap(current, line) : current.map(line));
   };
-  const start = (): void => {
-    const rv = options.resourceVersion;
-    if (options.sendInitialEvents) {
-      sendCurrent();
-      sendEvent('BOOKMARK', bookmarkJson(store.currentRV, true));
-      goLive();
-      return;
+  const start = (waited: boolean): void => {
+    const decided = watchStart(options, store.currentRV, store.log.floor, waited);
+    switch (decided.type) {
+      case 'wait':
+        // The real server waits a little for the RV to arrive, then fails the watch in-stream.
+        timers.push(setTimeout(() => finished || start(true), timing.tooLargeResourceVersionWaitMs));
+        return;
+      case 'tooLarge':
+        return fail(tooLargeResourceVersion(options.resourceVersion!, String(store.currentRV)));
+      case 'tooOld':
+        return fail(tooOldResourceVersion(options.resourceVersion!, String(store.log.floor + 1)));
+      case 'initialEvents':
+        sendCurrent();
+        sendEvent('BOOKMARK', bookmarkJson(store.currentRV, true));
+        return goLive();
+      case 'current':
+        if (decided.sendCurrent) sendCurrent();
+        return goLive();
+      case 'replay':
+        for (const entry of store.log.since(decided.from)) if (entry.collection === collection.id) onChange(entry);
+        return goLive();
     }
-    if (rv === undefined || rv === '' || rv === '0') {
-      if (!options.initialEventsDeclined) sendCurrent();
-      goLive();
-      return;
-    }
-    const from = Number(rv);
-    if (from < store.log.floor) return fail(tooOldResourceVersion(rv, String(store.log.floor + 1)));
-    for (const entry of store.log.since(from)) if (entry.collection === collection.id) onChange(entry);
-    goLive();
   };
-
-  const requested = options.resourceVersion;
-  if (requested !== undefined && requested !== '' && requested !== '0' && Number(requested) > store.currentRV) {
-    // The real server waits a little for the RV to arrive, then fails the watch in-stream.
-    timers.push(
-      setTimeout(() => {
-        if (finished) return;
-        if (Number(requested) > store.currentRV) fail(tooLargeResourceVersion(requested, String(store.currentRV)));
-        else start();
-      }, timing.tooLargeResourceVersionWaitMs),
-    );
-    return;
-  }
-  start();
+  start(false);
 }
 
 function* lazyMap<A, B>(items: readonly A[], f: (item: A) => B): Generator<B> {

@@ -92,10 +92,10 @@ test('resync re-delivers cached objects as sync updates on virtual time without 
 
 test('options are checked at call time', (t) => {
   t.throws(() => informer(new Subject<E>(), { graceMs: -5 }), { instanceOf: TypeError, message: /graceMs/ });
-  t.throws(() => informer(new Subject<E>(), { resyncMs: -1 }), { instanceOf: TypeError, message: /periodMs/ });
+  t.throws(() => informer(new Subject<E>(), { resyncMs: -1 }), { instanceOf: TypeError, message: /informer: resyncMs must be a number >= 0, got -1/ });
   const inf = informer(new Subject<E>());
   for (const bad of [-1, Number.NaN]) {
-    t.throws(() => inf.addHandler({}, { resyncMs: bad }), { instanceOf: TypeError, message: `[informer] handler resyncMs must be a number >= 0, got ${bad}` });
+    t.throws(() => inf.addHandler({}, { resyncMs: bad }), { instanceOf: TypeError, message: `[informer] addHandler: resyncMs must be a number >= 0, got ${bad}` });
   }
 });
 

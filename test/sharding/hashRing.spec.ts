@@ -62,6 +62,6 @@ test('balance with the default 2,000 points: 10 members within 1.1 × the mean',
 });
 
 test('bad arguments are TypeErrors', (t) => {
-  t.throws(() => hashRing(['a'], { virtualNodes: 0 }), { instanceOf: TypeError, message: /virtualNodes must be an integer >= 1, got 0/ });
+  t.throws(() => hashRing(['a'], { virtualNodes: 0 }), { instanceOf: TypeError, message: /virtualNodes must be a positive integer, got 0/ });
   t.throws(() => hashRing(['a', '']), { instanceOf: TypeError, message: /a member must be a non-empty string, got ""/ });
 });

@@ -142,7 +142,7 @@ test('bad configuration is a TypeError at call time', (t) => {
     [{ ring: 'Bad_Ring' }, /ring name must be a DNS label/],
     [{ namespace: '' }, /namespace must be a namespace name/],
     [{ resource: { kind: 'ConfigMap' } }, /resource must be \{ apiVersion, kind, namespace\? \}/],
-    [{ sharderConcurrency: 0 }, /sharderConcurrency must be an integer >= 1/],
+    [{ sharderConcurrency: 0 }, /sharderConcurrency must be a positive integer/],
     [{ leaseDurationMs: 10_000 }, /leaseDurationMs \(10000\) must be greater than renewDeadlineMs/],
     [{ identityPrefix: 'UPPER' }, /identityPrefix must be a DNS label/],
   ];

@@ -13,6 +13,7 @@ import type { ListerWatcher, ListRequest, ListResponse, WatchMessage, WatchReque
 import type { ListWatchConfig } from '../listWatchConfig.js';
 import type { ListWatchResource } from '../../client/listWatchResource.js';
 import { wallClock } from '../wallClock.js';
+import { optionChecks } from '../../options/optionChecks.js';
 
 const acceptJson = 'application/json';
 const acceptMetadataList = 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1';
@@ -59,14 +60,9 @@ export function createHttpListerWatcher<T = KubeObject>(
 ): ListerWatcher<T> {
   checkKubeConfig(kubeConfig);
   validateResource(resource);
-  const maxLineBytes = config.maxLineBytes ?? 16 * 1024 * 1024;
-  if (!(Number.isInteger(maxLineBytes) && maxLineBytes > 0)) {
-    throw new TypeError(`[informer] maxLineBytes must be a positive integer, got ${maxLineBytes}`);
-  }
-  const maxListBytes = config.maxListBytes ?? defaultMaxBodyBytes;
-  if (!(Number.isInteger(maxListBytes) && maxListBytes > 0)) {
-    throw new TypeError(`[informer] maxListBytes must be a positive integer, got ${maxListBytes}`);
-  }
+  const check = optionChecks('listWatch', config);
+  const maxLineBytes = check.positiveInteger('maxLineBytes', config.maxLineBytes) ?? 16 * 1024 * 1024;
+  const maxListBytes = check.positiveInteger('maxListBytes', config.maxListBytes) ?? defaultMaxBodyBytes;
   const listLimit: BodyLimit = { bytes: maxListBytes, option: 'maxListBytes' };
   const scheduler = config.scheduler;
   const now = scheduler === undefined ? wallClock : () => scheduler.now();

@@ -19,11 +19,11 @@ export interface Backoff {
 const maxRetryAfterMs = 600_000;
 
 /**
- * The reflector's backoff (R10) for a retry loop of your own: `min(initial·factor^n, max)·(1 + jitter·U)`,
- * the counter reset after `resetAfter` ms without a call; honours Retry-After. The defaults are
- * {@link BackoffConfig}'s (0.8 s doubling to 30 s, jitter 1, reset after 2 min), checked and filled
- * in by `resolveBackoffConfig` (a `TypeError` for a bad number). The rx-informer CLI retries its
- * discovery with it.
+ * The reflector's backoff (R10) for a retry loop of your own: `min(initial·factor^n, max)·(1 +
+ * jitter·U)`, the counter reset after `resetAfter` ms without a call; honours Retry-After. The
+ * defaults are the reflector's, `defaultBackoff` (0.8 s doubling to 30 s, jitter 1, reset after
+ * 2 min), checked and filled in by `resolveBackoffConfig` (a `TypeError` for a bad number). The
+ * rx-informer CLI retries its discovery with it.
  *
  * ```ts
  * import { createBackoff } from 'rx-informer';

@@ -4,6 +4,7 @@
  * default. Everything else in the reflector reads the resolved config, never the raw one.
  */
 import { asyncScheduler, type ObservableInput, type SchedulerLike } from 'rxjs';
+import { optionChecks } from '../../options/optionChecks.js';
 import type { ListWatchStatus } from './listWatchStatus.js';
 
 /**
@@ -13,7 +14,7 @@ import type { ListWatchStatus } from './listWatchStatus.js';
  * for two minutes starts again at the short end. All values in milliseconds.
  */
 export interface BackoffConfig {
-  /** Default 800. */
+  /** Default 800 (`defaultBackoff`, as the others). */
   readonly initialDelay?: number;
   /** Default 30 000. */
   readonly maxDelay?: number;
@@ -145,71 +146,52 @@ export interface ResolvedReflectorConfig<T> {
 }
 
 /**
- * Checks `config` eagerly (a `TypeError` at call time, style rule 25) and fills in the defaults.
+ * The R10 backoff defaults, written once: 800 ms doubling to 30 s, jitter 1 (delays in
+ * `[base, 2·base)`), reset after 120 s of no backoff. Another retry that wants the reflector's
+ * backoff imports these rather than copying the numbers.
+ */
+export const defaultBackoff = { initialDelay: 800, maxDelay: 30_000, factor: 2, jitter: 1, resetAfter: 120_000 } as const;
+
+/**
+ * Checks `config` eagerly (a `TypeError` at call time, style point 25, in the one wording of
+ * `optionChecks`) and fills in every default in one literal.
  *
  * @param config What the caller passed to {@link reflector} (or {@link listWatch}).
  * @returns The config every part of the reflector reads.
  */
 export function resolveReflectorConfig<T>(config: ReflectorConfig<T>): ResolvedReflectorConfig<T> {
-  if (config === null || typeof config !== 'object') throw new TypeError('[informer] config must be an object');
-  positiveInteger('pageSize', config.pageSize);
-  positiveInteger('timeoutSeconds', config.timeoutSeconds);
-  if (config.idleTimeout !== undefined && !(config.idleTimeout > 0)) {
-    throw new TypeError(`[informer] idleTimeout must be > 0 ms, got ${config.idleTimeout}`);
-  }
-  oneOf('fatalErrors', config.fatalErrors, ['transient', 'permanent', 'never']);
-  oneOf('listSemantic', config.listSemantic, ['any', 'mostRecent']);
-  for (const name of ['transform', 'onStatus', 'afterList'] as const) {
-    if (config[name] !== undefined && typeof config[name] !== 'function') {
-      throw new TypeError(`[informer] ${name} must be a function`);
-    }
-  }
-  const fixedTimeout = config.timeoutSeconds;
+  const check = optionChecks('reflector', config, false);
+  const fixedTimeout = check.positiveInteger('timeoutSeconds', config.timeoutSeconds);
   return {
-    pageSize: config.pageSize ?? 500,
+    pageSize: check.positiveInteger('pageSize', config.pageSize) ?? 500,
     pageSizeExplicit: config.pageSize !== undefined,
-    listSemantic: config.listSemantic ?? 'any',
+    listSemantic: check.oneOf('listSemantic', config.listSemantic, ['any', 'mostRecent']) ?? 'any',
     streamingList: Boolean(config.streamingList),
     timeoutSeconds: fixedTimeout === undefined ? () => Math.floor(300 + Math.random() * 300) : () => fixedTimeout,
-    idleTimeout: config.idleTimeout ?? 150_000,
-    fatalErrors: config.fatalErrors ?? 'transient',
+    idleTimeout: check.positive('idleTimeout', config.idleTimeout) ?? 150_000,
+    fatalErrors: check.oneOf('fatalErrors', config.fatalErrors, ['transient', 'permanent', 'never']) ?? 'transient',
     backoff: resolveBackoffConfig(config.backoff),
-    transform: config.transform,
-    onStatus: config.onStatus,
-    afterList: config.afterList,
+    transform: check.func('transform', config.transform),
+    onStatus: check.func('onStatus', config.onStatus),
+    afterList: check.func('afterList', config.afterList),
     scheduler: config.scheduler ?? asyncScheduler,
     signal: config.signal,
   };
 }
 
 /**
- * Checks a {@link BackoffConfig} (each number finite and ≥ 0, else a `TypeError`) and fills in the
- * R10 defaults: 800 ms doubling to 30 s, jitter 1, reset after 120 s, `Math.random`.
+ * Checks a {@link BackoffConfig} (each number finite and ≥ 0, else a `TypeError` naming `factory`)
+ * and fills in `defaultBackoff` and `Math.random`.
  */
-export function resolveBackoffConfig(config: BackoffConfig | undefined): ResolvedBackoffConfig {
-  const resolved = {
-    initialDelay: config?.initialDelay ?? 800,
-    maxDelay: config?.maxDelay ?? 30_000,
-    factor: config?.factor ?? 2,
-    jitter: config?.jitter ?? 1,
-    resetAfter: config?.resetAfter ?? 120_000,
+export function resolveBackoffConfig(config: BackoffConfig | undefined, factory = 'reflector'): ResolvedBackoffConfig {
+  const check = optionChecks(factory, config);
+  const number = (name: keyof typeof defaultBackoff): number => check.nonNegative(`backoff.${name}`, config?.[name]) ?? defaultBackoff[name];
+  return {
+    initialDelay: number('initialDelay'),
+    maxDelay: number('maxDelay'),
+    factor: number('factor'),
+    jitter: number('jitter'),
+    resetAfter: number('resetAfter'),
+    random: check.func('backoff.random', config?.random) ?? Math.random,
   };
-  for (const [name, value] of Object.entries(resolved)) {
-    if (!Number.isFinite(value) || value < 0) {
-      throw new TypeError(`[informer] backoff.${name} must be a finite number >= 0, got ${value}`);
-    }
-  }
-  return { ...resolved, random: config?.random ?? Math.random };
-}
-
-function positiveInteger(name: string, value: number | undefined): void {
-  if (value !== undefined && !(Number.isInteger(value) && value > 0)) {
-    throw new TypeError(`[informer] ${name} must be a positive integer, got ${value}`);
-  }
-}
-
-function oneOf(name: string, value: string | undefined, allowed: readonly string[]): void {
-  if (value !== undefined && !allowed.includes(value)) {
-    throw new TypeError(`[informer] ${name} must be ${allowed.map((a) => `'${a}'`).join(' or ')}, got ${String(value)}`);
-  }
 }

@@ -47,6 +47,6 @@ test('bad values are a TypeError naming the option', (t) => {
     [{ backoff: { factor: Number.NaN } }, /backoff\.factor/],
   ];
   for (const [config, message] of bad) t.throws(() => resolveReflectorConfig(config as never), { instanceOf: TypeError, message });
-  t.throws(() => resolveReflectorConfig(null as never), { instanceOf: TypeError, message: /config must be an object/ });
+  t.throws(() => resolveReflectorConfig(null as never), { instanceOf: TypeError, message: /options must be an object/ });
   t.throws(() => resolveBackoffConfig({ maxDelay: Number.POSITIVE_INFINITY }), { instanceOf: TypeError });
 });
