@@ -23,6 +23,8 @@ export type { LatencyObjective, LatencyObjectiveStatus } from './metrics/latency
 export { listWatch } from './sources/listWatch.js';
 export { reflector } from './sources/reflector/reflector.js';
 export { httpListerWatcher } from './sources/http/httpListerWatcher.js';
+export { fetchListWatch } from './sources/fetchListWatch.js';
+export type { FetchTransportConfig } from './client/fetchTransport.js';
 export { discoverResource } from './client/discoverResource.js';
 export type { DiscoveredResource } from './client/discoverResource.js';
 export { stripManagedFields } from './sources/stripManagedFields.js';

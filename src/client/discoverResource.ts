@@ -3,7 +3,8 @@ import { catchError, defer, finalize, forkJoin, map, of, switchMap, throwError, 
 import { KubeApiError } from '../errors.js';
 import { httpGet } from './httpGet.js';
 import { readJson } from './readJson.js';
-import { checkKubeConfig, createRequestContext, type RequestContext } from './requestContext.js';
+import type { HttpTransport } from './httpTransport.js';
+import { kubeConfigTransport } from './kubeConfigTransport.js';
 
 /** A resource as API discovery describes it: enough to list, watch and show it. */
 export interface DiscoveredResource {
@@ -56,13 +57,12 @@ interface ApiResource {
  * server is not one), and with a {@link TransportError} when the server cannot be reached.
  */
 export function discoverResource(kubeConfig: KubeConfig, resource: string): Observable<DiscoveredResource> {
-  checkKubeConfig(kubeConfig);
+  const transport = kubeConfigTransport(kubeConfig);
   if (typeof resource !== 'string' || resource.trim() === '') throw new TypeError('[informer] discoverResource: resource must be a non-empty string');
   return defer(() => {
-    const context = createRequestContext(kubeConfig);
-    return search(context, splitResourceText(resource)).pipe(
+    return search(transport, splitResourceText(resource)).pipe(
       switchMap((found) => (found !== undefined ? of(found) : throwError(() => notFound(resource, `the server doesn't have a resource type ${JSON.stringify(resource)}`)))),
-      finalize(() => context.closeIdleConnections()),
+      finalize(() => transport.closeIdleConnections?.()),
     );
   });
 }
@@ -71,9 +71,9 @@ export function discoverResource(kubeConfig: KubeConfig, resource: string): Obse
  * @internal The resource of `kind` in `apiVersion` (what a `{ apiVersion, kind }` resolves to): an
  * exact match of the kind in that group version's discovery document.
  */
-export function discoverKind(context: RequestContext, apiVersion: string, kind: string): Observable<DiscoveredResource> {
+export function discoverKind(transport: HttpTransport, apiVersion: string, kind: string): Observable<DiscoveredResource> {
   const [group, version] = splitApiVersion(apiVersion);
-  return resourcesOf(context, group, version).pipe(
+  return resourcesOf(transport, group, version).pipe(
     map((resources) => {
       const found = resources?.find((r) => r.kind === kind);
       if (found === undefined) throw notFound(`${kind} in ${apiVersion}`, `the server has no resource of kind ${kind} in ${apiVersion}`);
@@ -99,24 +99,24 @@ export function splitApiVersion(apiVersion: string): [string, string] {
   return slash === -1 ? ['', apiVersion] : [apiVersion.slice(0, slash), apiVersion.slice(slash + 1)];
 }
 
-function search(context: RequestContext, wanted: { name: string; version?: string; group?: string }): Observable<DiscoveredResource | undefined> {
+function search(transport: HttpTransport, wanted: { name: string; version?: string; group?: string }): Observable<DiscoveredResource | undefined> {
   const { name, group, version } = wanted;
   const core = group === undefined || group === '' || group === 'core';
   // Every Kubernetes API server serves /api/v1 and /apis: a 404 for either is an error, not "no such resource".
-  const inCore = core ? resourcesOf(context, '', version ?? 'v1', version === undefined).pipe(map((list) => match(list, name, '', version ?? 'v1'))) : of(undefined);
+  const inCore = core ? resourcesOf(transport, '', version ?? 'v1', version === undefined).pipe(map((list) => match(list, name, '', version ?? 'v1'))) : of(undefined);
   // A bare name falls through to the other groups; an explicit core group does not.
-  return inCore.pipe(switchMap((found) => (found !== undefined || (core && group !== undefined) ? of(found) : inGroups(context, name, group, version))));
+  return inCore.pipe(switchMap((found) => (found !== undefined || (core && group !== undefined) ? of(found) : inGroups(transport, name, group, version))));
 }
 
-function inGroups(context: RequestContext, name: string, group: string | undefined, version: string | undefined): Observable<DiscoveredResource | undefined> {
+function inGroups(transport: HttpTransport, name: string, group: string | undefined, version: string | undefined): Observable<DiscoveredResource | undefined> {
   type GroupList = { groups?: Array<{ name?: string; preferredVersion?: { version?: string }; versions?: Array<{ version?: string }> }> };
-  return getJson(context, '/apis', true).pipe(
+  return getJson(transport, '/apis', true).pipe(
     switchMap((doc) => {
       const candidates = ((doc as GroupList | undefined)?.groups ?? []).filter((g) => g.name && (group === undefined || g.name === group));
       const lookups = candidates.map((g) => {
         const v = version ?? g.preferredVersion?.version ?? g.versions?.[0]?.version;
         if (!v || (version !== undefined && !g.versions?.some((x) => x.version === version))) return of(undefined);
-        return resourcesOf(context, g.name!, v).pipe(map((list) => match(list, name, g.name!, v)));
+        return resourcesOf(transport, g.name!, v).pipe(map((list) => match(list, name, g.name!, v)));
       });
       return lookups.length === 0 ? of(undefined) : forkJoin(lookups).pipe(map((found) => found.find((r) => r !== undefined)));
     }),
@@ -124,8 +124,8 @@ function inGroups(context: RequestContext, name: string, group: string | undefin
 }
 
 /** The resources (not subresources) of a group version, or `undefined` when the server has no such group version (unless `required`). */
-function resourcesOf(context: RequestContext, group: string, version: string, required = false): Observable<ApiResource[] | undefined> {
-  return getJson(context, group === '' ? `/api/${version}` : `/apis/${group}/${version}`, required).pipe(
+function resourcesOf(transport: HttpTransport, group: string, version: string, required = false): Observable<ApiResource[] | undefined> {
+  return getJson(transport, group === '' ? `/api/${version}` : `/apis/${group}/${version}`, required).pipe(
     map((doc) => {
       if (doc === undefined) return undefined;
       const resources = (doc as { resources?: ApiResource[] } | null)?.resources ?? [];
@@ -155,8 +155,8 @@ function describe(r: ApiResource, group: string, version: string): DiscoveredRes
 }
 
 /** A discovery document, or `undefined` when the server has no such path (404) and it is not `required`. */
-function getJson(context: RequestContext, path: string, required = false): Observable<unknown> {
-  return httpGet<unknown>(context, path, 'application/json', { verb: 'discover', resource: path }, (response, subscriber) => readJson(response, subscriber, undefined, 'discover')).pipe(
+function getJson(transport: HttpTransport, path: string, required = false): Observable<unknown> {
+  return httpGet<unknown>(transport, path, 'application/json', { verb: 'discover', resource: path }, (response, subscriber) => readJson(response, subscriber, undefined, 'discover')).pipe(
     catchError((error: unknown) => (!required && error instanceof KubeApiError && error.code === 404 ? of(undefined) : throwError(() => error))),
   );
 }

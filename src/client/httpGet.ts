@@ -1,7 +1,6 @@
-import type { IncomingMessage } from 'node:http';
 import type { Observable, Subscriber } from 'rxjs';
+import type { HttpTransport, TransportResponse } from './httpTransport.js';
 import { httpRequest, type RequestTarget } from './httpRequest.js';
-import type { RequestContext } from './requestContext.js';
 
 export type { RequestTarget } from './httpRequest.js';
 
@@ -10,11 +9,11 @@ export type { RequestTarget } from './httpRequest.js';
  * discovery documents. Errors and cancellation are {@link httpRequest}'s.
  */
 export function httpGet<R>(
-  context: RequestContext,
+  transport: HttpTransport,
   pathAndQuery: string,
   accept: string,
   target: RequestTarget,
-  onResponse: (response: IncomingMessage, subscriber: Subscriber<R>) => void,
+  onResponse: (response: TransportResponse, subscriber: Subscriber<R>) => void,
 ): Observable<R> {
-  return httpRequest(context, { method: 'GET', pathAndQuery, accept }, target, onResponse);
+  return httpRequest(transport, { method: 'GET', pathAndQuery, accept }, target, onResponse);
 }

@@ -1,8 +1,8 @@
-import { request as httpRequestFn, type IncomingMessage } from 'node:http';
-import { request as httpsRequestFn } from 'node:https';
 import { Observable, type Subscriber } from 'rxjs';
 import { KubeApiError, TransportError, type KubeStatus } from '../errors.js';
-import type { RequestContext } from './requestContext.js';
+import { concatBytes, utf8 } from './bytes.js';
+import { isCredentialsFailure, type HttpTransport, type TransportRequest, type TransportResponse } from './httpTransport.js';
+import { readBody } from './readBody.js';
 import { scrubCredentials } from './scrubCredentials.js';
 
 /** What names a request in errors: `cannot <verb> <resource> in namespace <namespace>`. */
@@ -13,102 +13,65 @@ export interface RequestTarget {
 }
 
 /** The HTTP methods of the Kubernetes API. */
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+export type HttpMethod = TransportRequest['method'];
 
 /** One request: method, path (with the query), what to accept, and a body for writes. */
-export interface HttpRequestInit {
-  readonly method: HttpMethod;
-  /** Below the server URL's own path: `/api/v1/namespaces/x/configmaps/y?fieldManager=z`. */
-  readonly pathAndQuery: string;
-  readonly accept: string;
-  /** The serialised body (JSON; JSON is also valid YAML for apply patches). */
-  readonly body?: string;
-  /** `Content-Type` of the body, e.g. `application/json-patch+json`. */
-  readonly contentType?: string;
-}
+export type HttpRequestInit = TransportRequest;
 
 const maxErrorBodyBytes = 1 << 20;
 
 /**
- * A cold HTTP request: on a 2xx response, hands the response to `onResponse` (which reads the body
- * into the subscriber); on another status, reads the (bounded) body and errors with
- * {@link KubeApiError}; on a network failure, errors with {@link TransportError}. Unsubscribing
- * destroys the request and its socket. Credentials are applied per request, so a retry after a 401
- * reloads them.
+ * A cold HTTP request over a {@link HttpTransport}: on a 2xx response, hands the response to
+ * `onResponse` (which reads the body into the subscriber); on another status, reads the (bounded)
+ * body and errors with {@link KubeApiError}; on a network failure, errors with
+ * {@link TransportError}. Unsubscribing aborts the request and its body. Credentials are the
+ * transport's, applied per request, so a retry after a 401 reloads them.
  */
 export function httpRequest<R>(
-  context: RequestContext,
+  transport: HttpTransport,
   init: HttpRequestInit,
   target: RequestTarget,
-  onResponse: (response: IncomingMessage, subscriber: Subscriber<R>) => void,
+  onResponse: (response: TransportResponse, subscriber: Subscriber<R>) => void,
 ): Observable<R> {
   return new Observable<R>((subscriber) => {
-    let request: ReturnType<typeof httpRequestFn> | undefined;
-    let done = false;
-    const transportError = (error: unknown): TransportError => {
-      const code = (error as { code?: unknown } | null)?.code;
-      return new TransportError(target.verb, (error as Error)?.message ?? String(error), {
-        cause: error,
-        code: typeof code === 'string' ? code : undefined,
-      });
-    };
-    context.options().then(
-      (options) => {
+    const abort = new AbortController();
+    transport.request(init, abort.signal).then(
+      (response) => {
         if (subscriber.closed) return;
-        let server: URL;
-        try {
-          server = context.server();
-        } catch (error) {
-          subscriber.error(error);
+        if (response.status >= 200 && response.status < 300) {
+          onResponse(response, subscriber);
           return;
         }
-        const basePath = server.pathname.replace(/\/$/, '');
-        const send = server.protocol === 'https:' ? httpsRequestFn : httpRequestFn;
-        const body = init.body === undefined ? undefined : Buffer.from(init.body, 'utf8');
-        request = send({
-          ...options,
-          method: init.method,
-          protocol: server.protocol,
-          hostname: server.hostname.replace(/^\[|\]$/g, ''),
-          port: server.port,
-          path: basePath + init.pathAndQuery,
-          headers: {
-            ...options.headers,
-            Accept: init.accept,
-            ...(body !== undefined ? { 'Content-Type': init.contentType ?? 'application/json', 'Content-Length': body.length } : {}),
-          },
-        });
-        request.on('error', (error) => {
-          if (!done) subscriber.error(transportError(error));
-        });
-        request.on('response', (response) => {
-          const code = response.statusCode ?? 0;
-          response.on('error', (error) => {
-            if (!done) subscriber.error(transportError(error));
-          });
-          if (code >= 200 && code < 300) {
-            onResponse(response, subscriber);
-            return;
-          }
-          const parts: Buffer[] = [];
-          let size = 0;
-          response.on('data', (chunk: Buffer) => {
+        const parts: Uint8Array[] = [];
+        let size = 0;
+        readBody(response, subscriber, target.verb, {
+          cut: 'the connection closed before the error body ended',
+          chunk: (chunk) => {
             if (size < maxErrorBodyBytes) parts.push(chunk);
             size += chunk.length;
-          });
-          response.on('end', () => {
-            subscriber.error(apiError(target, code, Buffer.concat(parts).toString('utf8'), response.headers['retry-after']));
-          });
+          },
+          end: () => subscriber.error(apiError(target, response.status, utf8(concatBytes(parts)), response.header('retry-after'))),
         });
-        request.end(body);
       },
-      (error: unknown) => subscriber.error(credentialError(target.verb, error)),
+      (error: unknown) => {
+        if (subscriber.closed) return;
+        subscriber.error(requestError(target.verb, error));
+      },
     );
-    return () => {
-      done = true;
-      request?.destroy();
-    };
+    return () => abort.abort();
   });
+}
+
+/** A transport's rejection as the error the subscriber gets: credentials, the library's own errors, or a {@link TransportError}. */
+function requestError(verb: string, error: unknown): Error {
+  if (isCredentialsFailure(error)) return credentialError(verb, error.cause);
+  if (error instanceof TransportError || (error instanceof TypeError && error.message.startsWith('[informer]'))) return error;
+  // fetch rejects with a bare TypeError ('fetch failed') whose cause says what failed (undici: ECONNREFUSED …).
+  const own = (error as { code?: unknown } | null)?.code;
+  const cause = own === undefined ? (error as { cause?: { code?: unknown; message?: unknown } } | null)?.cause : undefined;
+  const code = own ?? cause?.code;
+  const message = String((error as Error)?.message ?? error) + (typeof cause?.message === 'string' && cause.message !== '' ? `: ${cause.message}` : '');
+  return new TransportError(verb, message, { cause: error, code: typeof code === 'string' ? code : undefined });
 }
 
 /**
@@ -127,7 +90,7 @@ function credentialError(verb: string, error: unknown): TransportError {
   return new TransportError(verb, `cannot load credentials: ${text}`, typeof code === 'string' ? { code } : {});
 }
 
-function apiError(target: RequestTarget, code: number, body: string, retryAfter: string | string[] | undefined): KubeApiError {
+function apiError(target: RequestTarget, code: number, body: string, retryAfter: string | undefined): KubeApiError {
   let status: KubeStatus | undefined;
   try {
     const parsed: unknown = JSON.parse(body);
@@ -136,7 +99,6 @@ function apiError(target: RequestTarget, code: number, body: string, retryAfter:
     // Not JSON: keep the text as the message.
   }
   if (!status && body.trim() !== '') status = { message: body.trim().slice(0, 500) };
-  const header = Array.isArray(retryAfter) ? retryAfter[0] : retryAfter;
-  const seconds = header !== undefined && /^\d+$/.test(header.trim()) ? Number(header) : undefined;
+  const seconds = retryAfter !== undefined && /^\d+$/.test(retryAfter.trim()) ? Number(retryAfter) : undefined;
   return new KubeApiError({ ...target, code, status, retryAfterSeconds: seconds });
 }

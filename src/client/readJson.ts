@@ -1,6 +1,8 @@
-import type { IncomingMessage } from 'node:http';
 import type { Subscriber } from 'rxjs';
 import { bodyTooLargeError } from '../errors.js';
+import { concatBytes, utf8 } from './bytes.js';
+import type { TransportResponse } from './httpTransport.js';
+import { cancelBody } from './readBody.js';
 import { settleBody } from './settleBody.js';
 
 /** The default cap of a body read whole: about V8's longest string (2^29 - 24 UTF-16 units), which no longer body could be decoded into. */
@@ -14,20 +16,21 @@ export interface BodyLimit {
 
 /**
  * Checks a body against `limit`: call `start()` before reading (false when its `Content-Length` is
- * already over it) and `add(chunk)` for each chunk (false at the chunk that crosses it). Either way
- * the response has been destroyed and the subscriber has its `TransportError` (`bodyTooLarge`).
+ * already over it; the body is then cancelled) and `add(chunk)` for each chunk (throws at the chunk
+ * that crosses it, which stops the reading). Either way the subscriber gets a `TransportError` (`bodyTooLarge`).
  */
-export function bodyLimiter(response: IncomingMessage, subscriber: Pick<Subscriber<unknown>, 'closed' | 'error'>, verb: string, limit: BodyLimit, onTooLarge?: () => void): { start(): boolean; add(chunk: Buffer): boolean } {
+export function bodyLimiter(response: TransportResponse, subscriber: Pick<Subscriber<unknown>, 'closed' | 'error'>, verb: string, limit: BodyLimit): { start(): boolean; add(chunk: Uint8Array): void } {
   let size = 0;
-  const tooLarge = (): false => {
-    onTooLarge?.();
-    response.destroy();
-    if (!subscriber.closed) subscriber.error(bodyTooLargeError(verb, limit.bytes, limit.option));
-    return false;
-  };
   return {
-    start: () => !(Number(response.headers['content-length']) > limit.bytes) || tooLarge(),
-    add: (chunk) => (size += chunk.length) <= limit.bytes || tooLarge(),
+    start: () => {
+      if (!(Number(response.header('content-length')) > limit.bytes)) return true;
+      cancelBody(response);
+      if (!subscriber.closed) subscriber.error(bodyTooLargeError(verb, limit.bytes, limit.option));
+      return false;
+    },
+    add: (chunk) => {
+      if ((size += chunk.length) > limit.bytes) throw bodyTooLargeError(verb, limit.bytes, limit.option);
+    },
   };
 }
 
@@ -35,24 +38,34 @@ export function bodyLimiter(response: IncomingMessage, subscriber: Pick<Subscrib
  * Reads a whole response body, decodes it once, parses it once, emits it and completes. (Lists are
  * read as they arrive by {@link readList}.)
  *
- * A body longer than `limit.bytes` (by its `Content-Length`, or as counted) is abandoned: the
- * response is destroyed and the subscriber gets a `TransportError` (`bodyTooLarge`).
+ * A body longer than `limit.bytes` (by its `Content-Length`, or as counted) is abandoned: the body
+ * is cancelled and the subscriber gets a `TransportError` (`bodyTooLarge`).
  */
 export function readJson<R>(
-  response: IncomingMessage,
+  response: TransportResponse,
   subscriber: Subscriber<R>,
   map: (value: unknown) => R = (v) => v as R,
   verb = 'get',
   limit: BodyLimit = { bytes: defaultMaxBodyBytes },
 ): void {
-  const parts: Buffer[] = [];
+  let parts: Uint8Array[] = [];
   let size = 0;
-  const limiter = bodyLimiter(response, subscriber, verb, limit, () => void (parts.length = 0));
+  const limiter = bodyLimiter(response, subscriber, verb, limit);
   if (!limiter.start()) return;
-  response.on('data', (chunk: Buffer) => {
-    if (subscriber.closed || !limiter.add(chunk)) return;
-    size += chunk.length;
-    parts.push(chunk);
-  });
-  settleBody(response, subscriber, verb, () => map(JSON.parse((parts.length === 1 ? parts[0]! : Buffer.concat(parts, size)).toString('utf8'))));
+  settleBody(
+    response,
+    subscriber,
+    verb,
+    (chunk) => {
+      try {
+        limiter.add(chunk);
+      } catch (error) {
+        parts = [];
+        throw error;
+      }
+      size += chunk.length;
+      parts.push(chunk);
+    },
+    () => map(JSON.parse(utf8(parts.length === 1 ? parts[0]! : concatBytes(parts, size)))),
+  );
 }

@@ -17,13 +17,6 @@ export interface RequestContext {
   readonly closeIdleConnections: () => void;
 }
 
-/** @throws {TypeError} unless `kubeConfig` is a @kubernetes/client-node `KubeConfig`. */
-export function checkKubeConfig(kubeConfig: KubeConfig): void {
-  if (kubeConfig === null || typeof kubeConfig !== 'object' || typeof kubeConfig.applyToHTTPSOptions !== 'function') {
-    throw new TypeError('[informer] kubeConfig must be a @kubernetes/client-node KubeConfig');
-  }
-}
-
 /** The server URL and per-request options (auth, TLS, agent) from a KubeConfig, re-read on every request so refreshed credentials apply. */
 export function createRequestContext(kubeConfig: KubeConfig): RequestContext {
   const agents = new Set<HttpAgent>();

@@ -2,7 +2,7 @@ import { map, type Observable } from 'rxjs';
 import type { ListWatchResource } from './listWatchResource.js';
 import { builtinPlurals } from './builtinPlurals.js';
 import { discoverKind, splitApiVersion } from './discoverResource.js';
-import type { RequestContext } from './requestContext.js';
+import type { HttpTransport } from './httpTransport.js';
 
 /** A resource with its collection path (`/api/v1/namespaces/x/configmaps`) and a display name for errors. */
 export interface ResolvedResource {
@@ -37,6 +37,6 @@ export function resolveStatically(resource: ListWatchResource): ResolvedResource
 }
 
 /** The collection of a `{ apiVersion, kind }` found through discovery (for CRDs). Cold; unsubscribing aborts it. */
-export function resolveByDiscovery(context: RequestContext, resource: ListWatchResource & { apiVersion: string; kind: string }): Observable<ResolvedResource> {
-  return discoverKind(context, resource.apiVersion, resource.kind).pipe(map((found) => collectionPath(found.group, found.version, found.plural, resource.namespace)));
+export function resolveByDiscovery(transport: HttpTransport, resource: ListWatchResource & { apiVersion: string; kind: string }): Observable<ResolvedResource> {
+  return discoverKind(transport, resource.apiVersion, resource.kind).pipe(map((found) => collectionPath(found.group, found.version, found.plural, resource.namespace)));
 }

@@ -5,7 +5,7 @@ import { conflictError, isWriteConflict, KubeApiError } from '../errors.js';
 import { discoverKind } from './discoverResource.js';
 import { httpRequest, type HttpMethod } from './httpRequest.js';
 import { readJson } from './readJson.js';
-import { checkKubeConfig, createRequestContext } from './requestContext.js';
+import { kubeConfigTransport } from './kubeConfigTransport.js';
 import { collectionPath, resolveStatically, type ResolvedResource } from './resolveResource.js';
 import type { KubeObject } from '../store/kubeObject.js';
 import type { TypedObjectRef } from '../store/objectRef.js';
@@ -135,8 +135,7 @@ export interface ResourceClient {
  * @throws {TypeError} unless `kubeConfig` is a KubeConfig.
  */
 export function resourceClient(kubeConfig: KubeConfig, config: ResourceClientConfig = {}): ResourceClient {
-  checkKubeConfig(kubeConfig);
-  const context = createRequestContext(kubeConfig);
+  const transport = kubeConfigTransport(kubeConfig);
   const discovered = new Map<string, Promise<{ group: string; version: string; plural: string; namespaced: boolean }>>();
 
   const locate = async (target: TypedObjectRef, signal: AbortSignal | undefined): Promise<ResolvedResource> => {
@@ -146,7 +145,7 @@ export function resourceClient(kubeConfig: KubeConfig, config: ResourceClientCon
     const id = `${target.apiVersion}/${target.kind}`;
     let found = discovered.get(id);
     if (found === undefined) {
-      found = firstValueFrom(discoverKind(context, target.apiVersion, target.kind));
+      found = firstValueFrom(discoverKind(transport, target.apiVersion, target.kind));
       discovered.set(id, found);
       found.catch(() => discovered.delete(id)); // ask again next time
     }
@@ -161,7 +160,7 @@ export function resourceClient(kubeConfig: KubeConfig, config: ResourceClientCon
     const query = request.query?.toString();
     const once = (): Observable<R> =>
       httpRequest<unknown>(
-        context,
+        transport,
         { method: request.method, pathAndQuery: query ? `${path}?${query}` : path, accept: 'application/json', ...(request.body !== undefined ? { body: request.body } : {}), ...(request.contentType ? { contentType: request.contentType } : {}) },
         { verb, resource: where.name, namespace: where.namespace },
         (response, subscriber) => readJson(response, subscriber, undefined, verb),
@@ -258,7 +257,7 @@ export function resourceClient(kubeConfig: KubeConfig, config: ResourceClientCon
         throw asConflict(error, ref, false);
       }
     },
-    close: () => context.closeIdleConnections(),
+    close: () => transport.closeIdleConnections?.(),
   };
 }
 

@@ -1,5 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { answerCors } from './cors.js';
 import { handleRequest, sendStatus, type FaultState } from './handleRequest.js';
 import { kubeStatus } from './kubeStatus.js';
 import { createObject } from './objectHandlers.js';
@@ -76,6 +77,7 @@ export async function createTestApiServer(options: TestApiServerConfig = {}): Pr
   };
 
   const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
+    if (config.cors !== undefined && answerCors(config.cors, req, res)) return; // a preflight: not an API request
     const entry = log.record(req, res);
     handleRequest(ctx, faults, entry, req, res).catch((error: unknown) => {
       sendStatus(res, kubeStatus(500, 'InternalError', `Internal error occurred: ${(error as Error)?.message ?? String(error)}`));

@@ -11,6 +11,7 @@
 /* The server */
 export { createTestApiServer } from './createTestApiServer.js';
 export type { TestApiServer, TestApiServerConfig, ControlWriteOptions } from './testApiServer.js';
+export type { CorsConfig } from './cors.js';
 export { TestApiServerError } from './testApiServerError.js';
 
 /* Resources it serves */

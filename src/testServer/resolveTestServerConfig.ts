@@ -1,3 +1,4 @@
+import type { CorsConfig } from './cors.js';
 import type { WatchTiming } from './serverContext.js';
 import type { ResourceType } from './resourceType.js';
 import type { TestApiServerConfig } from './testApiServer.js';
@@ -13,6 +14,7 @@ export interface ResolvedTestServerConfig {
   readonly namespace: string;
   readonly port: number;
   readonly ignoreLimitForResourceVersionZero: boolean;
+  readonly cors: CorsConfig | undefined;
 }
 
 /**
@@ -36,5 +38,6 @@ export function resolveTestServerConfig(config: TestApiServerConfig): ResolvedTe
     namespace: config.namespace ?? 'default',
     port: config.port ?? 0,
     ignoreLimitForResourceVersionZero: config.ignoreLimitForResourceVersionZero ?? false,
+    cors: config.cors,
   };
 }

@@ -1,4 +1,5 @@
 import type { KubeConfig } from '@kubernetes/client-node';
+import type { CorsConfig } from './cors.js';
 import type { KubeObject } from '../store/kubeObject.js';
 import type { DelayRule, FailureRule, ForbidRule } from './faultRules.js';
 import type { RequestLogEntry } from './requestLogEntry.js';
@@ -7,6 +8,8 @@ import type { JsonObject, MergePatch } from './storedObject.js';
 
 /** Options of {@link createTestApiServer}. Every time is small-able so tests stay fast. */
 export interface TestApiServerConfig {
+  /** Let web pages of these origins call the server from a browser (CORS, preflights answered); default none. */
+  readonly cors?: CorsConfig;
   /** Resources served besides the built-ins (ConfigMaps, Pods, Namespaces, Nodes, events.k8s.io Events), e.g. a CRD (`statusSubresource: true` for one with `/status`). */
   readonly resources?: readonly ResourceType[];
   /** Changes kept for watch replay (default 10 000). Older resourceVersions get 410. */

@@ -4,18 +4,18 @@ import { TransportError } from '../../src/errors.js';
 import { readJson } from '../../src/client/readJson.js';
 import { fakeResponse } from '../sources/http/fakeResponse.js';
 
-test('a body over the limit: TransportError (bodyTooLarge) at the chunk that crosses it, the response destroyed, nothing more kept', (t) => {
+test('a body over the limit: TransportError (bodyTooLarge) at the chunk that crosses it, the response destroyed, nothing more kept', async (t) => {
   const response = fakeResponse();
   let error: unknown;
   let value: unknown;
   new Observable<unknown>((subscriber) => readJson(response, subscriber, (v) => v, 'list', { bytes: 10, option: 'maxListBytes' })).subscribe({ next: (v) => (value = v), error: (e) => (error = e) });
-  response.emit('data', Buffer.from('{"items":'));
+  await response.emit('data', Buffer.from('{"items":'));
   t.is(error, undefined, '9 bytes are within 10');
-  response.emit('data', Buffer.from('[]}'));
+  await response.emit('data', Buffer.from('[]}'));
   t.true(error instanceof TransportError);
   t.like(error as TransportError, { reason: 'bodyTooLarge', maxBodyBytes: 10, verb: 'list', message: '[informer] list response body exceeds 10 bytes (maxListBytes)' });
   t.true(response.destroyed);
-  response.emit('end');
+  await response.emit('end');
   t.is(value, undefined);
 });
 
@@ -25,14 +25,14 @@ test('a body whose Content-Length is over the limit fails before a byte is read'
   new Observable<unknown>((subscriber) => readJson(response, subscriber, (v) => v, 'discover', { bytes: 1024 })).subscribe({ error: (e) => (error = e) });
   t.like(error as TransportError, { reason: 'bodyTooLarge', maxBodyBytes: 1024, message: '[informer] discover response body exceeds 1024 bytes' });
   t.true(response.destroyed);
-  t.is(response.listenerCount('data'), 0, 'no body is read');
+  t.is(response.pulls, 0, 'no body is read');
 });
 
-test('a body exactly at the limit is read', (t) => {
+test('a body exactly at the limit is read', async (t) => {
   let value: unknown;
   const ok = fakeResponse({ 'content-length': '12' });
   new Observable<unknown>((subscriber) => readJson(ok, subscriber, (v) => v, 'list', { bytes: 12 })).subscribe((v) => (value = v));
-  ok.emit('data', Buffer.from('{"items":[]}'));
-  ok.emit('end');
+  await ok.emit('data', Buffer.from('{"items":[]}'));
+  await ok.emit('end');
   t.deepEqual(value, { items: [] });
 });

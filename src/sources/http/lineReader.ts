@@ -1,3 +1,4 @@
+import { concatBytes, utf8 } from '../../client/bytes.js';
 import { lineTooLongError } from '../../errors.js';
 
 /**
@@ -8,14 +9,14 @@ import { lineTooLongError } from '../../errors.js';
  */
 export interface LineReader {
   /** Feeds a chunk; calls `onLine` for every completed non-empty line. Returns whether any line completed. */
-  push(chunk: Buffer): boolean;
+  push(chunk: Uint8Array): boolean;
   /** Bytes of an unfinished line held. */
   pending(): number;
 }
 
 /** Splits a byte stream into lines (handles lines split across chunks and several per chunk), refusing lines over `maxLineBytes`. */
 export function createLineReader(maxLineBytes: number, onLine: (line: string) => void): LineReader {
-  let parts: Buffer[] = [];
+  let parts: Uint8Array[] = [];
   let held = 0;
   const emit = (text: string): void => {
     const end = text.endsWith('\r') ? text.length - 1 : text.length;
@@ -32,11 +33,11 @@ export function createLineReader(maxLineBytes: number, onLine: (line: string) =>
         let text: string;
         if (held > 0) {
           parts.push(chunk.subarray(start, newline));
-          text = Buffer.concat(parts, held + newline - start).toString('utf8');
+          text = utf8(concatBytes(parts, held + newline - start));
           parts = [];
           held = 0;
         } else {
-          text = chunk.toString('utf8', start, newline);
+          text = utf8(chunk, start, newline);
         }
         completed = true;
         emit(text);

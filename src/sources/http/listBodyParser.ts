@@ -15,11 +15,13 @@
  * Internal to the HTTP ListerWatcher; pure (no I/O): {@link readList} feeds it a response.
  */
 
+import { concatBytes, indexOfBytes, textBytes, utf8 } from '../../client/bytes.js';
+
 /** Bytes searched for `"items":` before giving up on streaming and parsing the body whole. */
 const maxHeadBytes = 64 * 1024;
 /** Bytes of a body kept whole before it is streamed instead. */
 const defaultStreamAfterBytes = 4 * 1024 * 1024;
-const itemsKey = Buffer.from('"items":');
+const itemsKey = textBytes('"items":');
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -58,7 +60,7 @@ interface ScanResult {
  * strings, escapes and nesting, and notes where items begin and end. A string's end is found with
  * `indexOf` (strings are most of a Kubernetes object's bytes). Updates `state` for the next chunk.
  */
-function scan(chunk: Buffer, start: number, state: ScanState): ScanResult {
+function scan(chunk: Uint8Array, start: number, state: ScanState): ScanResult {
   const n = chunk.length;
   let { depth, inString, escaped, inLiteral, inItem } = state;
   let runStart = inItem ? -1 : -2;
@@ -149,7 +151,7 @@ function scan(chunk: Buffer, start: number, state: ScanState): ScanResult {
 /** What {@link createListBodyParser} returns. */
 export interface ListBodyParser {
   /** Feeds the next chunk. Throws a `SyntaxError` when the body cannot be JSON. */
-  push(chunk: Buffer): void;
+  push(chunk: Uint8Array): void;
   /** The body has ended: the list (head fields, then all items) or, for a body parsed whole, its value. */
   end(): unknown;
 }
@@ -166,10 +168,10 @@ export function createListBodyParser(onHead?: (head: Record<string, unknown>) =>
   type Phase = 'head' | 'beforeArray' | 'buffering' | 'items' | 'tail' | 'whole';
   let phase: Phase = 'head';
   // head and whole: every byte so far; tail: the bytes after the items array.
-  let parts: Buffer[] = [];
+  let parts: Uint8Array[] = [];
   let size = 0;
   // The last bytes already searched for `"items":`, so a key split across chunks is still found.
-  let window = Buffer.alloc(0);
+  let window: Uint8Array = new Uint8Array(0);
   let head: Record<string, unknown> | undefined;
   // buffering: where the items array's `[` is, counted from the start of the body.
   let arrayAt = 0;
@@ -177,7 +179,7 @@ export function createListBodyParser(onHead?: (head: Record<string, unknown>) =>
 
   const state: ScanState = { depth: 0, inString: false, escaped: false, inLiteral: false, inItem: false };
   // Bytes of the unparsed run of items that started in an earlier chunk.
-  let held: Buffer[] = [];
+  let held: Uint8Array[] = [];
   let heldBytes = 0;
 
   const parseRun = (text: string): void => {
@@ -185,17 +187,17 @@ export function createListBodyParser(onHead?: (head: Record<string, unknown>) =>
     for (let i = 0; i < run.length; i++) items.push(run[i]);
   };
 
-  const textOf = (chunk: Buffer, from: number, to: number): string => {
-    if (heldBytes === 0) return chunk.toString('utf8', from, to);
+  const textOf = (chunk: Uint8Array, from: number, to: number): string => {
+    if (heldBytes === 0) return utf8(chunk, from, to);
     held.push(chunk.subarray(0, to));
-    const text = Buffer.concat(held, heldBytes + to).toString('utf8');
+    const text = utf8(concatBytes(held, heldBytes + to));
     held = [];
     heldBytes = 0;
     return text;
   };
 
   /** Scans `chunk` from `start`: parses the complete items it holds, keeps a partial one. */
-  const scanItems = (chunk: Buffer, start: number): void => {
+  const scanItems = (chunk: Uint8Array, start: number): void => {
     const n = chunk.length;
     const found = scan(chunk, start, state);
     const { lastEnd, runStart, itemStart } = found;
@@ -220,7 +222,7 @@ export function createListBodyParser(onHead?: (head: Record<string, unknown>) =>
   };
 
   /** After `"items":`: skip whitespace to the `[`; anything else means the body is parsed whole. */
-  const openArray = (chunk: Buffer, start: number, whole: Buffer[]): void => {
+  const openArray = (chunk: Uint8Array, start: number, whole: Uint8Array[]): void => {
     let i = start;
     while (i < chunk.length && isSpace(chunk[i]!)) i++;
     if (i === chunk.length) return;
@@ -239,27 +241,27 @@ export function createListBodyParser(onHead?: (head: Record<string, unknown>) =>
   /** Keeps the body whole while it is small; past `streamAfterBytes`, scans what came so far and streams on. */
   const buffer = (): void => {
     if (size <= streamAfterBytes) return;
-    const all = parts.length === 1 ? parts[0]! : Buffer.concat(parts, size);
+    const all = parts.length === 1 ? parts[0]! : concatBytes(parts, size);
     phase = 'items';
     parts = [];
     size = 0;
     scanItems(all, arrayAt + 1);
   };
 
-  const findHead = (chunk: Buffer): void => {
+  const findHead = (chunk: Uint8Array): void => {
     parts.push(chunk);
     size += chunk.length;
-    const searched = window.length === 0 ? chunk : Buffer.concat([window, chunk]);
-    const found = searched.indexOf(itemsKey);
+    const searched = window.length === 0 ? chunk : concatBytes([window, chunk]);
+    const found = indexOfBytes(searched, itemsKey);
     if (found < 0) {
       if (size > maxHeadBytes) phase = 'whole';
-      else window = Buffer.from(searched.subarray(Math.max(0, searched.length - itemsKey.length + 1)));
+      else window = new Uint8Array(searched.subarray(Math.max(0, searched.length - itemsKey.length + 1))); // a copy: not a view holding the chunk
       return;
     }
-    const all = Buffer.concat(parts, size);
+    const all = concatBytes(parts, size);
     const at = size - searched.length + found;
     try {
-      head = JSON.parse(`${all.toString('utf8', 0, at)}"items":[]}`) as Record<string, unknown>;
+      head = JSON.parse(`${utf8(all, 0, at)}"items":[]}`) as Record<string, unknown>;
     } catch {
       phase = 'whole'; // not a head we understand
       return;
@@ -298,7 +300,7 @@ export function createListBodyParser(onHead?: (head: Record<string, unknown>) =>
       if (phase === 'items') throw new SyntaxError('the body ended inside the items array');
       // A small body, or no "items" (or no array after it): whatever it is, parse it whole.
       if (phase !== 'tail') phase = 'whole';
-      const rest = (parts.length === 1 ? parts[0]! : Buffer.concat(parts, size)).toString('utf8');
+      const rest = utf8(parts.length === 1 ? parts[0]! : concatBytes(parts, size));
       if (phase === 'whole') return JSON.parse(rest);
       // The tail is `}` from the apiserver; any members after the items still count, and must parse.
       const after = JSON.parse(`{"items":[]${rest}`) as Record<string, unknown>;

@@ -1,6 +1,6 @@
-import type { IncomingMessage } from 'node:http';
 import type { Subscriber } from 'rxjs';
 import { createListBodyParser } from './listBodyParser.js';
+import type { TransportResponse } from '../../client/httpTransport.js';
 import { bodyLimiter, defaultMaxBodyBytes, type BodyLimit } from '../../client/readJson.js';
 import { invalidBody, settleBody } from '../../client/settleBody.js';
 
@@ -12,10 +12,10 @@ import { invalidBody, settleBody } from '../../client/settleBody.js';
  * has arrived, so a caller can act on `metadata.continue` while the items still stream; at most once.
  * A body that is not JSON, or ends early, is a `TransportError`. A body longer than
  * `limit.bytes` (by its `Content-Length`, or as counted while it streams) is abandoned as
- * {@link readJson} abandons one: the response destroyed, a `TransportError` (`bodyTooLarge`).
+ * {@link readJson} abandons one: the body cancelled, a `TransportError` (`bodyTooLarge`).
  */
 export function readList<R>(
-  response: IncomingMessage,
+  response: TransportResponse,
   subscriber: Subscriber<R>,
   map: (value: unknown) => R,
   verb: string,
@@ -25,20 +25,13 @@ export function readList<R>(
   const limiter = bodyLimiter(response, subscriber, verb, limit);
   if (!limiter.start()) return;
   const parser = createListBodyParser(onHead);
-  const onData = (chunk: Buffer): void => {
-    if (subscriber.closed) return;
-    if (!limiter.add(chunk)) {
-      response.off('data', onData);
-      return;
-    }
+  const onChunk = (chunk: Uint8Array): void => {
+    limiter.add(chunk);
     try {
       parser.push(chunk);
     } catch (error) {
-      response.off('data', onData);
-      response.destroy();
-      subscriber.error(invalidBody(verb, error));
+      throw invalidBody(verb, error);
     }
   };
-  response.on('data', onData);
-  settleBody(response, subscriber, verb, () => map(parser.end()));
+  settleBody(response, subscriber, verb, onChunk, () => map(parser.end()));
 }

@@ -10,7 +10,7 @@ const item = (i: number): string => `{"metadata":{"name":"c${i}","namespace":"de
 const bigList = Buffer.from(`{"kind":"ConfigMapList","apiVersion":"v1","metadata":{"resourceVersion":"7"},"items":[${Array.from({ length: 6000 }, (_, i) => item(i)).join(',')}]}`);
 
 /** Feeds `body` to readList in 64 KiB chunks under `limit`; what came out, and the byte count fed when the error came. */
-function feed(body: Buffer, limit: { bytes: number; option?: string }, headers: Record<string, string> = {}) {
+async function feed(body: Buffer, limit: { bytes: number; option?: string }, headers: Record<string, string> = {}) {
   const response = fakeResponse(headers);
   const heads: unknown[] = [];
   let value: unknown;
@@ -26,18 +26,17 @@ function feed(body: Buffer, limit: { bytes: number; option?: string }, headers: 
   });
   for (let i = 0; i < body.length && !response.destroyed; i += 64 * 1024) {
     fed = Math.min(body.length, i + 64 * 1024);
-    response.emit('data', body.subarray(i, i + 64 * 1024));
+    await response.emit('data', body.subarray(i, i + 64 * 1024));
   }
   if (!response.destroyed) {
-    (response as { complete: boolean }).complete = true;
-    response.emit('end');
+    await response.emit('end');
   }
   return { response, heads, value, error, erroredAt };
 }
 
-test('a streamed list body over the limit: TransportError (bodyTooLarge) naming the cap at the chunk that crosses it, the response destroyed, no list emitted', (t) => {
+test('a streamed list body over the limit: TransportError (bodyTooLarge) naming the cap at the chunk that crosses it, the response destroyed, no list emitted', async (t) => {
   t.true(bigList.length > 5 * MiB + 64 * 1024);
-  const { response, heads, value, error, erroredAt } = feed(bigList, { bytes: 5 * MiB, option: 'maxListBytes' });
+  const { response, heads, value, error, erroredAt } = await feed(bigList, { bytes: 5 * MiB, option: 'maxListBytes' });
   t.is(heads.length, 1, 'the head had arrived: the items were streaming');
   t.true(error instanceof TransportError);
   t.like(error as TransportError, { reason: 'bodyTooLarge', maxBodyBytes: 5 * MiB, verb: 'list', message: `[informer] list response body exceeds ${5 * MiB} bytes (maxListBytes)` });
@@ -52,11 +51,11 @@ test('a list whose Content-Length is over the limit fails before a byte is read'
   new Observable<unknown>((subscriber) => readList(response, subscriber, (v) => v, 'list', undefined, { bytes: 1024, option: 'maxListBytes' })).subscribe({ error: (e) => (error = e) });
   t.like(error as TransportError, { reason: 'bodyTooLarge', maxBodyBytes: 1024, message: '[informer] list response body exceeds 1024 bytes (maxListBytes)' });
   t.true(response.destroyed);
-  t.is(response.listenerCount('data'), 0, 'no body is read');
+  t.is(response.pulls, 0, 'no body is read');
 });
 
-test('a streamed list body exactly at the limit is read whole', (t) => {
-  const { heads, value, error } = feed(bigList, { bytes: bigList.length }, { 'content-length': String(bigList.length) });
+test('a streamed list body exactly at the limit is read whole', async (t) => {
+  const { heads, value, error } = await feed(bigList, { bytes: bigList.length }, { 'content-length': String(bigList.length) });
   t.is(error, undefined);
   t.is(heads.length, 1);
   t.deepEqual(value, JSON.parse(bigList.toString('utf8')));

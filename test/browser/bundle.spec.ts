@@ -1,0 +1,62 @@
+import test from 'ava';
+import { build, type Metafile } from 'esbuild';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+
+// What a web app bundles: the main entry, rx-informer/testing and the fetch source, for a browser,
+// as esbuild does it (`platform: 'browser'`, the package's `browser` field honoured). A Node
+// built-in anywhere in their graph fails the build; client-node must not be reached at all.
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+/** informer + operators + store + the fetch source, rxjs excluded, minified and gzipped. */
+const budgetBytes = 25_000;
+
+async function bundle(contents: string, minify = false): Promise<{ code: string; inputs: string[]; errors: string[] }> {
+  try {
+    const result = await build({
+      stdin: { contents, resolveDir: root, loader: 'ts', sourcefile: 'entry.ts' },
+      bundle: true,
+      platform: 'browser',
+      format: 'esm',
+      minify,
+      write: false,
+      metafile: true,
+      logLevel: 'silent',
+      external: ['rxjs', 'rxjs/*'],
+    });
+    return { code: result.outputFiles[0]!.text, inputs: Object.keys((result.metafile as Metafile).inputs), errors: [] };
+  } catch (error) {
+    const errors = (error as { errors?: Array<{ text: string }> }).errors?.map((e) => e.text) ?? [String(error)];
+    return { code: '', inputs: [], errors };
+  }
+}
+
+for (const [name, path] of [
+  ['the main entry', './src/index.ts'],
+  ['rx-informer/testing', './src/testing/index.ts'],
+  ['the fetch source', './src/sources/fetchListWatch.ts'],
+] as const) {
+  test(`${name} bundles for a browser: no Node built-in, no client-node`, async (t) => {
+    const { inputs, errors, code } = await bundle(`export * from ${JSON.stringify(path)};`);
+    t.deepEqual(errors, [], 'esbuild refuses a Node built-in for the browser platform');
+    t.deepEqual(inputs.filter((input) => input.startsWith('node:') || input.includes('@kubernetes/client-node')), []);
+    t.notRegex(code, /from\s*["']node:|require\(["']node:/);
+  });
+}
+
+test('the browser build of a KubeConfig source refuses with a clear error instead of carrying node:http', async (t) => {
+  const { inputs } = await bundle(`export { listWatch } from './src/index.ts';`);
+  t.true(inputs.some((input) => input.endsWith('kubeConfigTransport.browser.ts')), 'the browser field swapped the Node transport');
+  t.false(inputs.some((input) => input.endsWith('nodeTransport.ts')));
+});
+
+test(`size budget: informer + operators + store + fetch source, minified and gzipped, rxjs excluded, at most ${budgetBytes} bytes`, async (t) => {
+  const { code, errors } = await bundle(
+    `export { informer, fetchListWatch, toDeltas, bufferByKey, dedupDeltas, resync, indexReducer, emptySnapshot, applyBatch, metaNamespaceKey, byNamespace, byLabel, parseLabelSelector, matchesLabels } from './src/index.ts';`,
+    true,
+  );
+  t.deepEqual(errors, []);
+  const gzipped = gzipSync(code, { level: 9 }).length;
+  t.log(`${code.length} bytes minified, ${gzipped} bytes gzipped`);
+  t.true(gzipped <= budgetBytes, `${gzipped} bytes gzipped, over the budget of ${budgetBytes}`);
+});
