@@ -7,7 +7,7 @@
  *   holds nothing that an old Node could fail to load, so the check can speak before anything else.
  * - `dist/main.js` and its chunks are the CLI with the library (through its entry points, resolved
  *   by the repository's tsconfig paths to src/), rxjs, immer and client-node. `watch` and `demo`
- *   are loaded on demand (chunks), so `--help` reads one small file.
+ *   are loaded on demand (chunks), so `--help` loads none of client-node.
  * - client-node's modules are marked free of side effects: what the CLI never reaches (the
  *   generated API classes, models, exec, attach, port-forward, …) is left out.
  *
