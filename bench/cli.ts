@@ -10,18 +10,22 @@
  *   kubectl: the first output) that shows rows.
  * A round's ratio is rx-informer's time over kubectl's in that round; the medians of the times and
  * of the ratios are printed. One warm-up round is not counted (it also fills Node's compile cache,
- * as any earlier run on the machine would have). rx-informer is the built CLI (dist/cli/bin.js,
- * what `npm install` puts on the PATH); `BENCH_CLI=src` times `tsx src/cli/main.ts` instead.
+ * as any earlier run on the machine would have). rx-informer is the CLI package's bundle
+ * (packages/cli/dist/bin.js, what `npm install rx-informer-cli` puts on the PATH; `npm run bench:cli`
+ * builds it first); `BENCH_CLI=src` times `tsx packages/cli/src/main.ts` instead.
+ *
+ * Each ratio is given as the median and the spread (min–max over the rounds); the samples go to
+ * bench/results/cli-<time>.json. `taskset -c 0 npm run bench:cli` runs it pinned to one CPU.
  *
  * Environment: BENCH_PODS, BENCH_ROUNDS (default 7), KUBECTL (default: kubectl on the PATH),
- * BENCH_BIN (another build of the CLI to time, e.g. an experimental bundle, instead of dist/cli/bin.js).
+ * BENCH_BIN (another build of the CLI to time instead of packages/cli/dist/bin.js).
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { demoCluster } from '../src/cli/demoCluster.js';
+import { demoCluster } from '../packages/cli/src/demoCluster.js';
 import { createTestApiServer } from 'rx-informer/test-server';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
@@ -37,7 +41,8 @@ const kubeconfig = join(dir, 'kubeconfig');
 await server.writeKubeConfig(kubeconfig);
 
 const node = process.execPath;
-const rxArgs = [...(fromSource ? ['--import=tsx', 'src/cli/main.ts'] : [process.env.BENCH_BIN ?? 'dist/cli/bin.js']), 'watch', 'pods', '-A', '--kubeconfig', kubeconfig];
+const bin = process.env['BENCH_BIN'] ?? 'packages/cli/dist/bin.js';
+const rxArgs = [...(fromSource ? ['--import=tsx', 'packages/cli/src/main.ts'] : [bin]), 'watch', 'pods', '-A', '--kubeconfig', kubeconfig];
 const kubectlArgs = ['get', 'pods', '-A', '-w', '--kubeconfig', kubeconfig, '--cache-dir', join(dir, 'kubectl-cache')];
 const env = { ...process.env, HOME: dir };
 
@@ -94,6 +99,12 @@ async function round(rxFirst: boolean): Promise<{ pipe: Sample; tty: Sample }> {
   return { pipe, tty };
 }
 
+/** The CPUs this process may run on (`taskset -c 0 npm run bench:cli` pins the server and both clients to one). */
+function pinning(): string {
+  const status = readFileSync('/proc/self/status', 'utf8');
+  return /^Cpus_allowed_list:\s*(\S+)/m.exec(status)?.[1] ?? 'unknown';
+}
+
 const median = (values: readonly number[]): number => {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
@@ -110,14 +121,23 @@ try {
     const rx = median(samples.map((s) => pick(s)[0]));
     const kubectl = samples.map((s) => pick(s)[1]);
     if (kubectl[0] === undefined) return `${label.padEnd(26)}${ms(rx).padStart(12)}${'—'.padStart(12)}`;
-    const ratio = median(samples.map((s) => pick(s)[0] / pick(s)[1]!));
-    return `${label.padEnd(26)}${ms(rx).padStart(12)}${ms(median(kubectl as number[])).padStart(12)}${`${ratio.toFixed(2)}×`.padStart(10)}`;
+    const ratios = samples.map((s) => pick(s)[0] / pick(s)[1]!);
+    const spread = `${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}×`;
+    return `${label.padEnd(26)}${ms(rx).padStart(12)}${ms(median(kubectl as number[])).padStart(12)}${`${median(ratios).toFixed(2)}×`.padStart(10)}${spread.padStart(16)}`;
   };
-  console.log(`rx-informer watch pods -A (${fromSource ? 'tsx src/cli/main.ts' : 'dist/cli/bin.js'}) vs kubectl get pods -A -w · ${pods.toLocaleString('en-US')} pods · ${rounds} rounds · load ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
-  console.log(`${''.padEnd(26)}${'rx-informer'.padStart(12)}${'kubectl'.padStart(12)}${'ratio'.padStart(10)}`);
-  console.log(line('pipe: first rows', (s) => [s.pipe.rx['rows']!, s.pipe.kubectl['rows']!]));
-  console.log(line('terminal: first frame', (s) => [s.tty.rx['frame']!, undefined]));
-  console.log(line('terminal: first rows', (s) => [s.tty.rx['rows']!, s.tty.kubectl['rows']!]));
+  const pinned = pinning();
+  const lines = [
+    `rx-informer watch pods -A (${fromSource ? 'tsx packages/cli/src/main.ts' : bin}) vs kubectl get pods -A -w · ${pods.toLocaleString('en-US')} pods · ${rounds} rounds · cpus ${pinned} · load ${loadavg().map((l) => l.toFixed(2)).join(' ')}`,
+    `${''.padEnd(26)}${'rx-informer'.padStart(12)}${'kubectl'.padStart(12)}${'ratio'.padStart(10)}${'min–max'.padStart(16)}`,
+    line('pipe: first rows', (s) => [s.pipe.rx['rows']!, s.pipe.kubectl['rows']!]),
+    line('terminal: first frame', (s) => [s.tty.rx['frame']!, undefined]),
+    line('terminal: first rows', (s) => [s.tty.rx['rows']!, s.tty.kubectl['rows']!]),
+  ];
+  for (const text of lines) console.log(text);
+  // The samples and the table, for the record (bench/results/ is not committed).
+  const file = join(root, 'bench/results', `cli-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+  writeFileSync(file, JSON.stringify({ pods, rounds, bin: fromSource ? 'src' : bin, cpus: pinned, loadavg: loadavg(), samples, table: lines }, null, 2));
+  console.log(`samples: ${relative(root, file)}`);
 } finally {
   await server.close();
   rmSync(dir, { recursive: true, force: true });

@@ -35,6 +35,8 @@ export type { RawEvent } from './sources/rawEvent.js';
 export type { ListWatchConfig } from './sources/listWatchConfig.js';
 export type { ListWatchResource } from './client/listWatchResource.js';
 export type { ReflectorConfig, BackoffConfig, ListCompleted } from './sources/reflector/reflectorConfig.js';
+export { createBackoff } from './sources/reflector/backoff.js';
+export type { Backoff, BackoffStep } from './sources/reflector/backoff.js';
 export type { ListWatchStatus, RelistReason } from './sources/reflector/listWatchStatus.js';
 export type { ListerWatcher, ListRequest, ListResponse, WatchRequest, WatchMessage } from './sources/listerWatcher.js';
 

@@ -5,14 +5,18 @@
  * entry points' barrels (the files the package's exports map names) are one floor of their own, at
  * the top: `controller/index.ts` re-exports sharding, which stands above the controller.
  * Type-only imports count: they are dependencies for a reader too.
+ *
+ * Above the barrels stands the CLI, a package of its own (packages/cli): it uses
+ * the library only as a user does, through the entry points of the exports map.
  */
 import test from 'ava';
 import { readdir, readFile } from 'node:fs/promises';
+import { builtinModules } from 'node:module';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** From the ground floor up. */
-const floors = ['errors', 'options', 'store', 'client', 'sources', 'operators', 'metrics', 'informer', 'coordination', 'controller', 'sharding', 'prometheus', 'testing', 'testServer', 'barrels', 'cli'];
+const floors = ['errors', 'options', 'store', 'client', 'sources', 'operators', 'metrics', 'informer', 'coordination', 'controller', 'sharding', 'prometheus', 'testing', 'testServer', 'barrels'];
 
 /** The entry points' barrels, as the package's exports map names them (`dist/x/index.js` → `x/index.ts`). */
 const barrels = ['index.ts', 'testing/index.ts', 'testServer/index.ts', 'prometheus/index.ts', 'controller/index.ts'];
@@ -75,4 +79,30 @@ test("a room's internal/ is imported only from inside that room", async (t) => {
     return at > 0 && !e.from.startsWith(e.to.split(sep).slice(0, at).join(sep) + sep);
   });
   t.deepEqual(leaks.map((e) => `${e.from} → ${e.to}`), []);
+});
+
+const cli = fileURLToPath(new URL('../packages/cli/', import.meta.url));
+
+test('the CLI package imports the library only through its entry points, and nothing it does not declare', async (t) => {
+  const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8')) as { name: string; exports: Record<string, unknown>; peerDependencies: Record<string, string> };
+  const entryPoints = Object.keys(pkg.exports)
+    .filter((entry) => entry !== './package.json')
+    .map((entry) => pkg.name + entry.slice(1));
+  // What the bundle may take besides its own files: the library's entry points, the library's peers, Node.
+  const allowed = new Set([...entryPoints, ...Object.keys(pkg.peerDependencies), ...builtinModules, ...builtinModules.map((name) => `node:${name}`)]);
+  const sources = [...(await files(join(cli, 'src'))), join(cli, 'build.ts')];
+  const found: string[] = [];
+  const refused: string[] = [];
+  for (const file of sources) {
+    const text = await readFile(file, 'utf8');
+    for (const match of text.matchAll(/^\s*(?:import|export)\b[^'"]*?\bfrom\s*'([^']+)'|\bimport\(\s*'([^']+)'\s*\)/gm)) {
+      const specifier = (match[1] ?? match[2])!;
+      found.push(specifier);
+      const inside = specifier.startsWith('.') && !relative(cli, resolve(dirname(file), specifier)).startsWith('..');
+      if (!inside && !allowed.has(specifier) && !(file.endsWith('build.ts') && specifier === 'esbuild')) refused.push(`${relative(cli, file)} → ${specifier}`);
+    }
+  }
+  t.true(found.includes('rx-informer') && found.includes('rx-informer/test-server'), 'the scan sees the imports of the library');
+  t.true(found.filter((s) => s.startsWith('./')).length > 80, 'the scan sees the relative imports');
+  t.deepEqual(refused, []);
 });

@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('../../', import.meta.url));
 // This file's own examples of citations are not citations.
 const self = fileURLToPath(import.meta.url);
-const scannedDirs = ['src', 'test', 'examples', 'bench'];
+const scannedDirs = ['src', 'test', 'examples', 'bench', 'packages'];
 const skippedDirs = new Set(['node_modules', 'dist', '.cluster', '.cache', '.bench-build', '.git']);
 const scannedExtensions = ['.ts', '.mjs', '.md', '.go', '.sh'];
 const ruleCount = 31;

@@ -1,7 +1,7 @@
 /**
  * The examples in the TSDoc (what an editor's hover and the API reference show) type-check as a
  * reader would paste them: every ```ts block of every file under src/ that the entry points
- * publish (the CLI's are its own), strict, with its own imports and any assumption a visible
+ * publish (the CLI is a package of its own), strict, with its own imports and any assumption a visible
  * `declare … // assuming: …` line.
  */
 import test from 'ava';
@@ -16,7 +16,7 @@ async function examples(dir: string): Promise<Snippet[]> {
   const found: Snippet[] = [];
   for (const entry of await readdir(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
-    if (entry.isDirectory() && entry.name !== 'cli') found.push(...(await examples(path)));
+    if (entry.isDirectory()) found.push(...(await examples(path)));
     else if (entry.isFile() && entry.name.endsWith('.ts')) found.push(...tsdocTsBlocks(relative(root, path), await readFile(path, 'utf8')));
   }
   return found;

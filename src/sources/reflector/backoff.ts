@@ -19,9 +19,24 @@ export interface Backoff {
 const maxRetryAfterMs = 600_000;
 
 /**
- * R10's backoff: `min(initial·factor^n, max)·(1 + jitter·U)`, reset after `resetAfter` quiet ms;
- * honours Retry-After. Defaults and checks come from {@link resolveBackoffConfig} (a `TypeError`
- * for a bad number).
+ * The reflector's backoff (R10) for a retry loop of your own: `min(initial·factor^n, max)·(1 +
+ * jitter·U)`, the counter reset after `resetAfter` ms without a call; honours Retry-After. The
+ * defaults are the reflector's, `defaultBackoff` (0.8 s doubling to 30 s, jitter 1, reset after
+ * 2 min), checked and filled in by `resolveBackoffConfig` (a `TypeError` for a bad number). The
+ * rx-informer CLI retries its discovery with it.
+ *
+ * ```ts
+ * import { createBackoff } from 'rx-informer';
+ *
+ * const backoff = createBackoff({ initialDelay: 500, maxDelay: 10_000 }, Date.now);
+ * const { attempt, delay } = backoff.next(); // attempt 1, delay in [500, 1000)
+ * console.log(`attempt ${attempt} failed; next in ${Math.round(delay)} ms`);
+ * ```
+ *
+ * @param config the delays; `undefined` for the reflector's defaults.
+ * @param now the clock the reset is measured on, in ms (`Date.now`, or a scheduler's `now`).
+ * @returns a generator of delays, one per failed attempt.
+ * @throws {TypeError} when a number of `config` is out of range.
  */
 export function createBackoff(config: BackoffConfig | undefined, now: () => number): Backoff {
   const { initialDelay, maxDelay, factor, jitter, resetAfter, random } = resolveBackoffConfig(config);
