@@ -18,7 +18,7 @@ const scannedDirs = ['src', 'test', 'examples', 'bench', 'packages'];
 const skippedDirs = new Set(['node_modules', 'dist', '.cluster', '.cache', '.bench-build', '.git']);
 const scannedExtensions = ['.ts', '.mjs', '.md', '.go', '.sh'];
 const ruleCount = 31;
-const styleCount = 40;
+const styleCount = 45;
 
 interface Citation {
   readonly kind: 'rule' | 'style';
