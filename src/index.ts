@@ -53,7 +53,6 @@ export type { IndexReducerConfig } from './operators/indexReducer.js';
 /* Controllers: from changes to work */
 export { reconcile } from './controller/reconcile.js';
 export type { CacheFreshness, ReconcileConfig, ReconcileContext, ReconcileHandler, ReconcileOutcome, ReconcileRequest, ReconcileResult, RunFacts } from './controller/reconcile.js';
-export { lowPriority } from './controller/reconcileReason.js';
 export type { ReconcileReason } from './controller/reconcileReason.js';
 export { predicateFilter } from './controller/predicateFilter.js';
 export type { PredicateFilterConfig } from './controller/predicateFilter.js';
@@ -71,9 +70,7 @@ export { byNamespace, byLabel } from './store/indexFunc.js';
 export type { IndexFunc, Indexers } from './store/indexFunc.js';
 export { parseLabelSelector, matchesLabels } from './store/labelSelector.js';
 export type { LabelSelector, LabelSelectorSpec } from './store/labelSelector.js';
-export { shardSelectorOf, parseShardSelector, shardSelectorMatches, shardSpaceEnd } from './sources/shardSelector.js';
 export type { ShardField, ShardRange, ParsedShardSelector } from './sources/shardSelector.js';
-export { hashField } from './sources/hashField.js';
 export { tombstone, isTombstone } from './store/delta.js';
 export type { Delta, DeltaEvent, DeltaBatch, Tombstone } from './store/delta.js';
 export type { Notification } from './store/notification.js';
@@ -82,5 +79,5 @@ export type { Json } from './store/json.js';
 export type { Frozen } from './store/frozen.js';
 
 /* Errors: one catalogue (src/errors.ts) */
-export { KubeApiError, TransportError, TransformError, InformerError, NotSyncedError, UnknownIndexError, LabelSelectorError, ShardSelectorError } from './errors.js';
+export { KubeApiError, TransportError, TransformError, InformerError, NotSyncedError, UnknownIndexError, LabelSelectorError } from './errors.js';
 export type { KubeStatus, KubeApiErrorInit, TransportErrorReason, TransportErrorOptions, InformerErrorReason, NotSyncedReason } from './errors.js';

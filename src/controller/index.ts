@@ -75,6 +75,10 @@ export type { Shard } from '../sharding/shard.js';
 export type { ServerShard } from '../sharding/serverShard.js';
 export { shardRanges } from '../sharding/shardRanges.js';
 export type { ShardRangesConfig } from '../sharding/shardRanges.js';
+/* Server-side shard selectors (KEP-5866): listWatch's `shardSelector` option takes what these build */
+export { shardSelectorOf, parseShardSelector, shardSelectorMatches, shardSpaceEnd } from '../sources/shardSelector.js';
+export type { ShardField, ShardRange, ParsedShardSelector } from '../sources/shardSelector.js';
+export { hashField } from '../sources/hashField.js';
 export { sharder } from '../sharding/sharder.js';
 export type { ShardingConfig, ShardingEvent, ShardedResource } from '../sharding/shardingConfig.js';
 export { hashRing } from '../sharding/hashRing.js';
@@ -85,5 +89,5 @@ export { shardLabels, ringLabel } from '../sharding/shardLabels.js';
 export type { ShardLabels } from '../sharding/shardLabels.js';
 
 /* Errors of the toolkit (the catalogue is src/errors.ts) */
-export { ControllerError } from '../errors.js';
+export { ControllerError, ShardSelectorError } from '../errors.js';
 export type { ControllerErrorOptions, ControllerErrorReason } from '../errors.js';

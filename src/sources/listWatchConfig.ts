@@ -12,10 +12,10 @@ export interface ListWatchConfig<T> extends ReflectorConfig<T> {
   /**
    * `shardSelector`, on list, watch and streaming list (KEP-5866; Kubernetes 1.36+ with the
    * kube-apiserver feature gate `ShardedListAndWatch`): only objects whose hashed uid (or
-   * namespace) lies in one of the ranges, e.g. from {@link shardSelectorOf}. Checked when the
+   * namespace) lies in one of the ranges, e.g. built by `shardSelectorOf` (`rx-informer/controller`). Checked when the
    * source is built (a bad one is a `TypeError`: the server would answer it with a 500). A server
    * that ignores it — no `metadata.shardInfo` on a list, or an object outside the ranges — ends the
-   * source with a {@link ShardSelectorError}.
+   * source with a `ShardSelectorError` (`rx-informer/controller`).
    */
   readonly shardSelector?: string;
   /**
