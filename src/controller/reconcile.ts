@@ -127,8 +127,8 @@ export type RunFacts = {
  *   reasons gathered since the key's last run, and its outcome carries them.
  * - With `freshness` (read-your-own-writes), a due key whose cache is behind this process's writes
  *   waits, without a worker, until it caught up or `freshnessWaitMs` ran out.
- * - The queue is a state machine: {@link workQueueStep} decides, per key, and this operator only
- *   performs its effects (timers, the ready line, handler runs); {@link afterRun} decides what a
+ * - The queue is a state machine: `workQueueStep` decides, per key, and this operator only
+ *   performs its effects (timers, the ready line, handler runs); `afterRun` decides what a
  *   run's end means.
  * - When the keys complete, the operator stops taking keys and drops pending retries, runs what is
  *   queued (or, with `drain: false`, drops it too), waits for running handlers, then completes

@@ -4,7 +4,7 @@ import { normalizeRanges } from './rangeSet.js';
 
 /** Options of {@link shardRanges}. */
 export interface ShardRangesConfig {
-  /** Equal slices of the hash space that are dealt out. Default {@link defaultShardBuckets}. */
+  /** Equal slices of the hash space that are dealt out. Default `defaultShardBuckets` (64). */
   readonly buckets?: number;
 }
 

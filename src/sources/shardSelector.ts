@@ -42,7 +42,7 @@ const fields: readonly string[] = ['object.metadata.uid', 'object.metadata.names
  *
  * @param ranges at least one range, each `0 <= start < end <= 2^64`.
  * @param field what is hashed. Default `object.metadata.uid`.
- * @returns the selector, for {@link ListWatchConfig.shardSelector}.
+ * @returns the selector, for `listWatch`'s `shardSelector` option.
  * @throws {TypeError} for no ranges, a bad range or a bad field.
  */
 export function shardSelectorOf(ranges: readonly ShardRange[], field: ShardField = 'object.metadata.uid'): string {
