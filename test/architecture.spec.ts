@@ -3,7 +3,8 @@
  * may import only the rooms on the floors below it, and a room's `internal/` only from inside that
  * room. A sub-room (`sources/reflector`, `controller/writes`) belongs to the room it sits in. The
  * entry points' barrels (the files the package's exports map names) are one floor of their own, at
- * the top: `controller/index.ts` re-exports sharding, which stands above the controller.
+ * the top (`controllerEntry.ts` re-exports sharding, which stands above the controller, so it sits beside
+ * `index.ts` at the top of src/ and not in the controller's folder).
  * Type-only imports count: they are dependencies for a reader too.
  *
  * Above the barrels stands the CLI, a package of its own (packages/cli): it uses
@@ -19,7 +20,7 @@ import { fileURLToPath } from 'node:url';
 const floors = ['errors', 'options', 'store', 'client', 'sources', 'operators', 'metrics', 'informer', 'coordination', 'controller', 'sharding', 'prometheus', 'testing', 'testServer', 'barrels'];
 
 /** The entry points' barrels, as the package's exports map names them (`dist/x/index.js` → `x/index.ts`). */
-const barrels = ['index.ts', 'testing/index.ts', 'testServer/index.ts', 'prometheus/index.ts', 'controller/index.ts'];
+const barrels = ['index.ts', 'testing/index.ts', 'testServer/index.ts', 'prometheus/index.ts', 'controllerEntry.ts'];
 
 const src = fileURLToPath(new URL('../src/', import.meta.url));
 
@@ -33,7 +34,7 @@ async function files(dir: string): Promise<string[]> {
   return out;
 }
 
-/** `store/internal/hashTrie.ts` → `store`; `errors.ts` → `errors`; `controller/index.ts` → `barrels`. */
+/** `store/internal/hashTrie.ts` → `store`; `errors.ts` → `errors`; `controllerEntry.ts` → `barrels`. */
 const roomOf = (path: string): string => {
   const inSrc = relative(src, path);
   return barrels.includes(inSrc.split(sep).join('/')) ? 'barrels' : inSrc.split(sep)[0]!.replace(/\.ts$/, '');

@@ -21,7 +21,7 @@ const entries = new Map([
   ['rx-informer/testing', 'src/testing/index.ts'],
   ['rx-informer/test-server', 'src/testServer/index.ts'],
   ['rx-informer/prometheus', 'src/prometheus/index.ts'],
-  ['rx-informer/controller', 'src/controller/index.ts'],
+  ['rx-informer/controller', 'src/controllerEntry.ts'],
 ]);
 
 // Type stripping is experimental in Node 24 and says so once per thread; the tests know.

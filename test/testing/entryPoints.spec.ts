@@ -25,6 +25,6 @@ test('the check can fail: rx-informer/test-server needs client-node and says so'
 });
 
 test('rx-informer/controller imports without them too (client-node only for a resourceClient, and then only its KubeConfig)', async (t) => {
-  const { stdout } = await withoutPeers('controller/index.ts');
+  const { stdout } = await withoutPeers('controllerEntry.ts');
   for (const name of ['controller', 'reconcileObjects', 'editPatch', 'finalizer', 'eventRecorder', 'serveHealthProbes', 'reconcile']) t.true(stdout.split(/\s+/).includes(name), `${name} in: ${stdout}`);
 });

@@ -18,7 +18,7 @@ import {
   type RawEvent,
   type Snapshot,
 } from '../../src/index.js';
-import { controller, editPatch, ownedBy, predicates, reconcileObjects, toRefs, type WatchesConfig } from '../../src/controller/index.js';
+import { controller, editPatch, ownedBy, predicates, reconcileObjects, toRefs, type WatchesConfig } from '../../src/controllerEntry.js';
 
 type Pod = Json<V1Pod>;
 

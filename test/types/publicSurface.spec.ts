@@ -12,7 +12,7 @@ const entries = {
   'rx-informer/testing': 'src/testing/index.ts',
   'rx-informer/test-server': 'src/testServer/index.ts',
   'rx-informer/prometheus': 'src/prometheus/index.ts',
-  'rx-informer/controller': 'src/controller/index.ts',
+  'rx-informer/controller': 'src/controllerEntry.ts',
 } as const;
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
