@@ -6,6 +6,7 @@ import { keepConnected } from '../controller/keepConnected.js';
 import { holderOf, type Lease } from '../coordination/lease.js';
 import type { ClaimCell } from './claimingLeases.js';
 import { claimWrites, sameClaim } from './claimWrites.js';
+import { collectDeadMembers } from './collectDeadMembers.js';
 import { liveMembers } from './liveMembers.js';
 import { planShard } from './planShard.js';
 import { rangeStretches } from './rangeStretches.js';
@@ -21,7 +22,8 @@ const leases = { group: 'coordination.k8s.io', version: 'v1', plural: 'leases' }
 /**
  * @internal One membership term of a replica in a server-side ring: watches the ring's member
  * Leases and carries out {@link planShard} — the work per stretch of unchanged ranges is
- * {@link rangeStretches}, what goes on the member Lease is {@link claimWrites}.
+ * {@link rangeStretches}, what goes on the member Lease is {@link claimWrites}. The first live
+ * member also deletes the Leases of terms that ended ({@link collectDeadMembers}).
  *
  * - Narrowing: the stretch's work is unsubscribed, its runs are let finish, then the narrower
  *   ranges are worked on and claimed (written with the next renewal).
@@ -98,6 +100,8 @@ export function serverShardTerm<T>(c: ResolvedShardingConfig, identity: string, 
         drive();
       }),
     );
+    // No sharder runs in this mode: the first live member deletes the Leases of terms that ended.
+    subscriptions.add(collectDeadMembers(c, members, () => new Set(live), () => live[0] === identity).subscribe());
     subscriptions.add(keepConnected([members]).subscribe({ error: (error: unknown) => subscriber.error(error) }));
     return () => {
       cell.onWritten = () => undefined;
