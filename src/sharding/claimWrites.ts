@@ -22,6 +22,8 @@ export interface ClaimWrites {
    * (or the read fails: `onError` hears it), the claim falls back to `working`.
    */
   readonly check: (working: readonly ShardRange[], clashes: (leases: readonly Lease[]) => boolean) => Observable<boolean>;
+  /** Asks for a write now when the claim is not yet written (each step of the handshake waits on one). */
+  readonly flush: () => void;
 }
 
 /** Whether `a` is `b` (views and ranges equal). */
@@ -44,6 +46,7 @@ export function claimWrites(cell: ClaimCell, ring: ListerWatcher<Lease>, onError
     },
     pending: () => pending,
     written: (next) => sameClaim(cell.written, next),
+    flush: () => sameClaim(cell.written, cell.current) || cell.renew(),
     check: (working, clashes) => {
       const proposed = pending!;
       const fallBack = (): boolean => (claim({ view: proposed.view, ranges: working }), false);

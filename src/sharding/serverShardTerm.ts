@@ -26,11 +26,15 @@ const leases = { group: 'coordination.k8s.io', version: 'v1', plural: 'leases' }
  * member also deletes the Leases of terms that ended ({@link collectDeadMembers}).
  *
  * - Narrowing: the stretch's work is unsubscribed, its runs are let finish, then the narrower
- *   ranges are worked on and claimed (written with the next renewal).
- * - Widening: the wider claim is written with the next renewal, the ring's Leases are read afresh
+ *   ranges are worked on and claimed.
+ * - Widening: the wider claim is written, the ring's Leases are read afresh
  *   (a LIST: a member this replica has not seen yet counts too), and only when no live peer claims
  *   any of the new ranges does the work restart on them; otherwise the claim falls back and the
  *   plan is made again a retry period later.
+ *
+ * A claim that changed is written at once, by a renewal out of turn, not with the next one: each
+ * step of the handshake waits on a write, and a handover after a death takes three (the new view,
+ * the peers' new views, the wider claim).
  *
  * Completes when a stretch's work completes by itself (a graceful shutdown).
  */
@@ -66,7 +70,12 @@ export function serverShardTerm<T>(c: ResolvedShardingConfig, identity: string, 
         }),
       );
     };
+    /** Plans, and writes a claim that changed at once rather than with the next renewal. */
     function drive(): void {
+      plan();
+      if (!subscriber.closed) claims.flush();
+    }
+    function plan(): void {
       if (checking || stretches.moving() || subscriber.closed) return;
       const view = viewOf(live);
       const working = stretches.working();
