@@ -10,7 +10,8 @@
  *   test API server holding OBJECTS ConfigMaps of ~1.2 KB (default 0 and 20,000), unsharded and as
  *   the only member of a server-side ring (which also watches its ring's Leases).
  *
- * Prints a Markdown table (median and range of heap and RSS, MiB) and asserts nothing.
+ * REPLICAS=0 leaves the replicas out (the import stages alone take little CPU). Prints a Markdown
+ * table (median and range of heap and RSS, MiB) and asserts nothing.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -75,8 +76,12 @@ for (const objects of sizes) {
           ['tsx + library', () => stage(['--import=tsx', 'bench/replicaFloorStage.ts'], { STAGE: 'library' })],
         ] as Array<[string, () => Promise<Memory>]>)
       : []),
-    [`replica, unsharded, ${objects} objects`, replica('unsharded')],
-    [`replica, server ×1, ${objects} objects`, replica('server')],
+    ...(process.env.REPLICAS === '0'
+      ? []
+      : ([
+          [`replica, unsharded, ${objects} objects`, replica('unsharded')],
+          [`replica, server ×1, ${objects} objects`, replica('server')],
+        ] as Array<[string, () => Promise<Memory>]>)),
   ];
   for (let run = 0; run < runs; run++) {
     for (let i = 0; i < stages.length; i++) {
