@@ -20,20 +20,12 @@ import { createTestApiServer } from '../../src/testServer/createTestApiServer.js
 import type { TestApiServer } from '../../src/testServer/testApiServer.js';
 import { until } from '../helpers/until.js';
 import { overlaps, type Run } from './reconcileRuns.js';
+import { serverRing } from './serverRing.js';
 
 
 function replica(server: TestApiServer, name: string, runs: Run[], events: ShardingEvent[], caches: Map<string, () => readonly KubeObject[]>, timing = { leaseDurationMs: 2_000, renewDeadlineMs: 1_500, retryPeriodMs: 250 }): Subscription {
   return sharded(
-    {
-      kubeConfig: server.kubeConfig,
-      ring: 'cms',
-      namespace: 'default',
-      resource: { apiVersion: 'v1', kind: 'ConfigMap', namespace: 'demo' },
-      mode: 'server',
-      ...timing,
-      identityPrefix: name,
-      onEvent: (event) => events.push(event),
-    },
+    serverRing(server, name, events, timing),
     (shard) => {
       const cms = informer(listWatch<KubeObject>(server.kubeConfig, { version: 'v1', plural: 'configmaps', namespace: 'demo' }, { ...shard.selector }));
       caches.set(shard.identity, () => [...cms.snapshot.values()]);

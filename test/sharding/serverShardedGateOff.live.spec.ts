@@ -16,6 +16,7 @@ import { listWatch } from '../../src/sources/listWatch.js';
 import type { KubeObject } from '../../src/store/kubeObject.js';
 import { createTestApiServer } from '../../src/testServer/createTestApiServer.js';
 import { until } from '../helpers/until.js';
+import { serverRing } from './serverRing.js';
 
 test('the gate off: the work ends with a ShardSelectorError naming the gate, once, nothing reconciled, the member Lease released', async (t) => {
   const server = await createTestApiServer({ shardedListAndWatch: false });
@@ -24,18 +25,7 @@ test('the gate off: the work ends with a ShardSelectorError naming the gate, onc
   const events: ShardingEvent[] = [];
   const reconciled: string[] = [];
   const replica = sharded(
-    {
-      kubeConfig: server.kubeConfig,
-      ring: 'cms',
-      namespace: 'default',
-      resource: { apiVersion: 'v1', kind: 'ConfigMap', namespace: 'demo' },
-      mode: 'server',
-      leaseDurationMs: 1_000,
-      renewDeadlineMs: 750,
-      retryPeriodMs: 200,
-      identityPrefix: 'a',
-      onEvent: (event) => events.push(event),
-    },
+    serverRing(server, 'a', events, { leaseDurationMs: 1_000, renewDeadlineMs: 750, retryPeriodMs: 200 }),
     (shard) => {
       const cms = informer(listWatch<KubeObject>(server.kubeConfig, { version: 'v1', plural: 'configmaps', namespace: 'demo' }, { ...shard.selector }));
       return controller(cms, { reconcile: shard.reconciler(async (_cm, { ref }) => void reconciled.push(ref.name)) });

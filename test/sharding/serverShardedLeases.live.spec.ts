@@ -19,21 +19,11 @@ import type { KubeObject } from '../../src/store/kubeObject.js';
 import { createTestApiServer } from '../../src/testServer/createTestApiServer.js';
 import type { TestApiServer } from '../../src/testServer/testApiServer.js';
 import { until } from '../helpers/until.js';
+import { serverRing } from './serverRing.js';
 
 function replica(server: TestApiServer, name: string, events: ShardingEvent[]): Subscription {
   return sharded(
-    {
-      kubeConfig: server.kubeConfig,
-      ring: 'cms',
-      namespace: 'default',
-      resource: { apiVersion: 'v1', kind: 'ConfigMap', namespace: 'demo' },
-      mode: 'server',
-      leaseDurationMs: 1_000,
-      renewDeadlineMs: 750,
-      retryPeriodMs: 200,
-      identityPrefix: name,
-      onEvent: (event) => events.push(event),
-    },
+    serverRing(server, name, events, { leaseDurationMs: 1_000, renewDeadlineMs: 750, retryPeriodMs: 200 }),
     (shard) => {
       const cms = informer(listWatch<KubeObject>(server.kubeConfig, { version: 'v1', plural: 'configmaps', namespace: 'demo' }, { ...shard.selector }));
       return cms.snapshots$;
