@@ -26,7 +26,7 @@ export interface ClaimWrites {
   readonly flush: () => void;
 }
 
-/** Whether `a` is `b` (views and ranges equal). */
+/** @internal Whether `a` is `b` (views and ranges equal). */
 export const sameClaim = (a: ShardClaim | undefined, b: ShardClaim): boolean => a !== undefined && a.view === b.view && sameRanges(a.ranges, b.ranges);
 
 /**
