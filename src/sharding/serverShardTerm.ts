@@ -97,10 +97,7 @@ export function serverShardTerm<T>(c: ResolvedShardingConfig, identity: string, 
     }
 
     cell.onWritten = drive;
-    const synced$ = members.snapshots$.pipe(
-      filter((s) => s.synced),
-      share(),
-    );
+    const synced$ = members.snapshots$.pipe(filter((s) => s.synced), share());
     subscriptions.add(synced$.subscribe((s) => ((snapshot = [...s]), drive())));
     subscriptions.add(
       synced$.pipe(liveMembers({ scheduler: c.scheduler, confirm: (ref) => c.leases.get(ref), retryMs: c.retryPeriodMs })).subscribe((m) => {
