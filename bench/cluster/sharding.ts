@@ -15,7 +15,8 @@
  *
  * Environment: BENCH_OBJECTS (20000), BENCH_RUNS (2), BENCH_CONFIGS
  * (unsharded:1,server:1,server:2,server:4,label:2,label:4), BENCH_CHANGES (server,label),
- * LEASE_MS / RENEW_MS / RETRY_MS (15000 / 10000 / 2000).
+ * LEASE_MS / RENEW_MS / RETRY_MS (15000 / 10000 / 2000), BENCH_LOADER (`etcd`: put the objects
+ * into etcd directly, bench/cluster/etcdLoad.ts; otherwise creates through the apiserver).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -23,6 +24,7 @@ import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { apiClient, expectStatus, pool } from './apiClient.js';
+import { loadThroughEtcd } from './etcdLoad.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const env = process.env;
@@ -63,11 +65,11 @@ function spawnReplica(mode: string, ring: string, name: string): Replica {
   return replica;
 }
 
-async function until(condition: () => boolean, what: string, timeoutMs = 600_000): Promise<void> {
+async function until(condition: () => boolean, what: string, timeoutMs = 600_000, poll?: () => Promise<void>): Promise<void> {
   const deadline = now() + timeoutMs;
-  while (!condition()) {
+  for (await poll?.(); !condition(); await poll?.()) {
     if (now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await new Promise((resolve) => setTimeout(resolve, poll ? 1_000 : 100));
   }
 }
 
@@ -117,9 +119,18 @@ async function load(): Promise<void> {
   await expectStatus(api, [201, 409], 'POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } });
   const body = (i: number) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${i}`, namespace, labels: { app: 'bench' } }, data: { payload: 'x'.repeat(1_000), index: String(i) } });
   const began = now();
-  await pool(0, objects, 32, (i) => expectStatus(api, [201, 409], 'POST', `/api/v1/namespaces/${namespace}/configmaps`, body(i)));
-  log(`loaded ${objects} ConfigMaps in ${Math.round((now() - began) / 1000)} s`);
+  if (env.BENCH_LOADER === 'etcd') {
+    await loadThroughEtcd(env.CLUSTER_ETCD_URL!, namespace, 0, objects, body);
+    // Until the apiserver's cache holds them all (a consistent LIST of one, counting the rest).
+    await until(() => served === objects, 'the apiserver to serve every object', 300_000, async () => {
+      const { text } = await api.call('GET', `/api/v1/namespaces/${namespace}/configmaps?limit=1`);
+      const list = JSON.parse(text) as { items: unknown[]; metadata: { remainingItemCount?: number } };
+      served = list.items.length + (list.metadata.remainingItemCount ?? 0);
+    });
+  } else await pool(0, objects, 32, (i) => expectStatus(api, [201, 409], 'POST', `/api/v1/namespaces/${namespace}/configmaps`, body(i)));
+  log(`loaded ${objects} ConfigMaps in ${Math.round((now() - began) / 1000)} s (${env.BENCH_LOADER === 'etcd' ? 'through etcd' : 'creates through the apiserver'})`);
 }
+let served = 0;
 
 async function syncRound(mode: string, replicas: number, round: number): Promise<void> {
   const ring = `r${++ringCount}`;

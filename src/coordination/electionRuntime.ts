@@ -10,7 +10,7 @@ import { initialElectionState, type ElectionEffect, type ElectionInput, type Ele
 import { electionStep } from './electionStep.js';
 import type { Lease } from './lease.js';
 
-type Event = Extract<ElectionInput, { type: 'start' | 'attempt' | 'deadline' | 'stop' }>['type'];
+type Event = Extract<ElectionInput, { type: 'start' | 'attempt' | 'renew' | 'deadline' | 'stop' }>['type'];
 type Outcome = { readonly type: 'read'; readonly lease: Lease | undefined } | { readonly type: 'written'; readonly lease: Lease } | { readonly type: 'failed'; readonly error: unknown };
 
 /**
@@ -83,9 +83,11 @@ export function runElection(config: ResolvedElectionConfig, subscriber: Subscrib
   };
 
   feed('start');
+  const renewals = config.renewWhen?.subscribe(() => detached || feed('renew'));
   return () => {
     if (detached) return;
     detached = true;
+    renewals?.unsubscribe();
     feed('stop');
   };
 }

@@ -51,7 +51,8 @@ export interface ElectionMemory {
  * - `waiting`: between tries; the next one is at `attemptAt`.
  * - `reading`: GET of the lease in flight.
  * - `writing`: create or PUT in flight, sent at `sentAt`; `fast` is a leader's renewal from its
- *   cached lease (a failure falls back to a GET at once).
+ *   cached lease (a failure falls back to a GET at once); `renew`: a renewal was asked for
+ *   meanwhile, so the next one follows at once.
  * - `releasing`: stopped; giving the lease up (GET, then PUT) until `until`.
  * - `stopped`: nothing more to do.
  */
@@ -59,7 +60,7 @@ export type ElectionState =
   | { readonly kind: 'idle'; readonly memory: ElectionMemory }
   | { readonly kind: 'waiting'; readonly memory: ElectionMemory; readonly attemptAt: number }
   | { readonly kind: 'reading'; readonly memory: ElectionMemory }
-  | { readonly kind: 'writing'; readonly memory: ElectionMemory; readonly sentAt: number; readonly path: 'fast' | 'slow' }
+  | { readonly kind: 'writing'; readonly memory: ElectionMemory; readonly sentAt: number; readonly path: 'fast' | 'slow'; readonly renew?: true }
   | { readonly kind: 'releasing'; readonly memory: ElectionMemory; readonly until: number; readonly phase: 'reading' | 'writing' | 'waiting' }
   | { readonly kind: 'stopped'; readonly memory: ElectionMemory };
 
@@ -71,12 +72,14 @@ interface Stamp {
 
 /**
  * - `start`: subscribed. `attempt`: the retry timer fired. `deadline`: the term's (or the
- *   release's) deadline timer fired. `stop`: unsubscribed.
+ *   release's) deadline timer fired. `stop`: unsubscribed. `renew`: the holder asks for a renewal
+ *   now rather than at the next retry (it has news to write on its Lease).
  * - `read` / `written` / `failed`: the request in flight ended.
  */
 export type ElectionInput =
   | ({ readonly type: 'start' } & Stamp)
   | ({ readonly type: 'attempt' } & Stamp)
+  | ({ readonly type: 'renew' } & Stamp)
   | ({ readonly type: 'deadline' } & Stamp)
   | ({ readonly type: 'stop' } & Stamp)
   | ({ readonly type: 'read'; readonly lease: Lease | undefined } & Stamp)

@@ -32,10 +32,14 @@ function next(s: ElectionState, input: ElectionInput, c: ElectionStepConfig, out
       return s.kind === 'idle' ? attempt(s.memory, input.now, c, out) : s;
     case 'attempt':
       return s.kind === 'waiting' ? attempt(s.memory, input.now, c, out) : s;
+    case 'renew':
+      // A leader only; during a write, the next write follows it at once (the news may have missed it).
+      if (s.kind === 'writing' && s.memory.term !== undefined) return { ...s, renew: true };
+      return s.kind === 'waiting' && s.memory.term !== undefined ? attempt(s.memory, input.now, c, out) : s;
     case 'read':
       return s.kind === 'reading' ? read(s.memory, input, c, out) : s;
     case 'written':
-      return s.kind === 'writing' ? written(s.memory, s.sentAt, input, c, out) : s;
+      return s.kind === 'writing' ? written(s.memory, s.sentAt, input, c, out, s.renew) : s;
     case 'failed':
       return s.kind === 'reading' || s.kind === 'writing' ? failed(s, input, c, out) : s;
     case 'deadline':
@@ -82,9 +86,10 @@ function read(memory: ElectionMemory, input: Input<'read'>, c: ElectionStepConfi
 /**
  * A write went through. The term lasts until renewDeadline after the write was sent: a contender
  * saw the record change no earlier than that and waits a whole leaseDuration more. A write that
- * took longer than the deadline leads to nothing (the next try renews it).
+ * took longer than the deadline leads to nothing (the next try renews it). A renewal asked for
+ * while the write was in flight is tried at once.
  */
-function written(memory: ElectionMemory, sentAt: number, input: Input<'written'>, c: ElectionStepConfig, out: Out): ElectionState {
+function written(memory: ElectionMemory, sentAt: number, input: Input<'written'>, c: ElectionStepConfig, out: Out, renew = false): ElectionState {
   const { lease, now } = input;
   const observed: Observation = { lease, recordKey: recordKeyOf(lease), observedAt: now };
   const until = sentAt + c.renewDeadlineMs;
@@ -95,7 +100,7 @@ function written(memory: ElectionMemory, sentAt: number, input: Input<'written'>
   const transitions = transitionsOf(lease);
   out.push({ type: 'deadlineAt', at: until });
   const m = emit({ ...memory, observed, term: { until, transitions } }, { state: 'leading', holder: c.identity, transitions }, out);
-  return wait(m, now + c.retryPeriodMs, out);
+  return wait(m, renew ? now : now + c.retryPeriodMs, out);
 }
 
 /** A request failed: a failed fast renewal reads at once; otherwise try again later (a leader every retry period, until its deadline). */

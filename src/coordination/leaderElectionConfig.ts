@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { SchedulerLike } from 'rxjs';
+import type { Observable, SchedulerLike } from 'rxjs';
 import type { LeaseRef } from './lease.js';
 import type { LeaseClient } from './leaseClient.js';
 import { monotonicScheduler } from './monotonicScheduler.js';
@@ -41,6 +41,11 @@ export interface LeaderElectionConfig {
   readonly random?: () => number;
   /** Called with every failed Lease request (the elector retries regardless). */
   readonly onError?: (error: unknown) => void;
+  /**
+   * @internal Each value asks a leader between renewals to renew at once instead of at the next
+   * retry: a holder whose Lease carries data (a sharded member's claim) gets news out sooner.
+   */
+  readonly renewWhen?: Observable<unknown>;
 }
 
 /** @internal The config with defaults filled in and checked. */
@@ -56,6 +61,7 @@ export interface ResolvedElectionConfig {
   readonly scheduler: SchedulerLike;
   readonly random: () => number;
   readonly onError: ((error: unknown) => void) | undefined;
+  readonly renewWhen: Observable<unknown> | undefined;
 }
 
 /** client-go's `JitterFactor`: acquisitions wait up to 1.2 retry periods more; the renew deadline must exceed it. */
@@ -95,6 +101,7 @@ export function resolveElectionConfig(config: LeaderElectionConfig, factory = 'l
     scheduler: config.scheduler ?? monotonicScheduler,
     random: check.func('random', config.random) ?? Math.random,
     onError: check.func('onError', config.onError),
+    renewWhen: config.renewWhen,
   };
   const { leaseDurationMs, renewDeadlineMs, retryPeriodMs } = resolved;
   if (leaseDurationMs % 1000 !== 0) check.fail(`leaseDurationMs must be whole seconds (the Lease stores leaseDurationSeconds), got ${leaseDurationMs}`);

@@ -11,6 +11,8 @@ export interface ClaimCell {
   written: ShardClaim | undefined;
   /** Hears every write that went through. */
   onWritten: () => void;
+  /** Asks the member's election to renew now, so that `current` is written without waiting for the next renewal. */
+  readonly renew: () => void;
 }
 
 /**

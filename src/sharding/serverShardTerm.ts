@@ -2,74 +2,53 @@ import { filter, Observable, share, Subscription } from 'rxjs';
 import { informer } from '../informer/informer.js';
 import { httpListerWatcher } from '../sources/http/httpListerWatcher.js';
 import { listWatch } from '../sources/listWatch.js';
-import { shardSelectorOf, type ShardRange } from '../sources/shardSelector.js';
 import { keepConnected } from '../controller/keepConnected.js';
 import { holderOf, type Lease } from '../coordination/lease.js';
 import type { ClaimCell } from './claimingLeases.js';
+import { claimWrites, sameClaim } from './claimWrites.js';
+import { collectDeadMembers } from './collectDeadMembers.js';
 import { liveMembers } from './liveMembers.js';
 import { planShard } from './planShard.js';
-import { rangesOverlap, sameRanges, subtractRanges } from './rangeSet.js';
-import { createServerShard, runCounter, type ServerShard } from './serverShard.js';
+import { rangeStretches } from './rangeStretches.js';
+import { rangesOverlap, subtractRanges } from './rangeSet.js';
+import type { ServerShard } from './serverShard.js';
 import { claimOf, viewOf, type ShardClaim } from './shardClaim.js';
 import { ringLabel } from './shardLabels.js';
 import type { ResolvedShardingConfig } from './shardingConfig.js';
 import { shardRanges } from './shardRanges.js';
 
 const leases = { group: 'coordination.k8s.io', version: 'v1', plural: 'leases' } as const;
-const sameClaim = (a: ShardClaim | undefined, b: ShardClaim): boolean => a !== undefined && a.view === b.view && sameRanges(a.ranges, b.ranges);
 
 /**
  * @internal One membership term of a replica in a server-side ring: watches the ring's member
- * Leases, carries out {@link planShard}, and runs `work` once per stretch of unchanged ranges.
+ * Leases and carries out {@link planShard} — the work per stretch of unchanged ranges is
+ * {@link rangeStretches}, what goes on the member Lease is {@link claimWrites}. The first live
+ * member also deletes the Leases of terms that ended ({@link collectDeadMembers}).
  *
  * - Narrowing: the stretch's work is unsubscribed, its runs are let finish, then the narrower
- *   ranges are worked on and claimed (written with the next renewal).
- * - Widening: the wider claim is written with the next renewal, the ring's Leases are read afresh
+ *   ranges are worked on and claimed.
+ * - Widening: the wider claim is written, the ring's Leases are read afresh
  *   (a LIST: a member this replica has not seen yet counts too), and only when no live peer claims
  *   any of the new ranges does the work restart on them; otherwise the claim falls back and the
  *   plan is made again a retry period later.
  *
+ * A claim that changed is written at once, by a renewal out of turn, not with the next one: each
+ * step of the handshake waits on a write, and a handover after a death takes three (the new view,
+ * the peers' new views, the wider claim).
+ *
  * Completes when a stretch's work completes by itself (a graceful shutdown).
  */
-export function serverShardTerm<T>(c: ResolvedShardingConfig, identity: string, claims: ClaimCell, work: (shard: ServerShard) => Observable<T>): Observable<T> {
+export function serverShardTerm<T>(c: ResolvedShardingConfig, identity: string, cell: ClaimCell, work: (shard: ServerShard) => Observable<T>): Observable<T> {
   return new Observable<T>((subscriber) => {
     const subscriptions = new Subscription();
     const ring = { ...leases, namespace: c.namespace };
     const members = informer(listWatch<Lease>(c.kubeConfig, ring, { labelSelector: `${ringLabel}=${c.ring}` }));
-    const fresh = httpListerWatcher<Lease>(c.kubeConfig, ring, { labelSelector: `${ringLabel}=${c.ring}` });
-    const runs = runCounter();
+    const claims = claimWrites(cell, httpListerWatcher<Lease>(c.kubeConfig, ring, { labelSelector: `${ringLabel}=${c.ring}` }), c.onError);
+    const stretches = rangeStretches(c, identity, work, subscriber, () => drive());
     let snapshot: readonly Lease[] = [];
     let live: readonly string[] = [];
-    let working: readonly ShardRange[] = [];
-    let pending: ShardClaim | undefined;
-    let busy = false;
-    let stretch: Subscription | undefined;
+    let checking = false;
 
-    const start = (): void => {
-      c.onEvent({ type: 'ranges', identity, ranges: working });
-      if (working.length === 0) return;
-      const selector = shardSelectorOf(working, c.shardField);
-      const shard = createServerShard(identity, c.ring, working, selector, runs);
-      stretch = new Observable<T>((s) => work(shard).subscribe(s)).subscribe({
-        next: (value) => subscriber.next(value),
-        error: (error: unknown) => subscriber.error(error),
-        complete: () => subscriber.complete(),
-      });
-    };
-    /** Stop the stretch, let its runs settle, then work on `next`. */
-    const move = (next: readonly ShardRange[], then: () => void): void => {
-      busy = true;
-      stretch?.unsubscribe();
-      stretch = undefined;
-      void runs.idle().then(() => {
-        if (subscriber.closed) return;
-        working = next;
-        then();
-        start();
-        busy = false;
-        drive();
-      });
-    };
     /** Live peers' claims: from the watched snapshot, or from a fresh list (a holder not seen yet counts as live). */
     const peerClaims = (from: readonly Lease[], unseenCount: boolean): Array<ShardClaim | undefined> => {
       const seen = new Set(snapshot.map(holderOf));
@@ -78,54 +57,47 @@ export function serverShardTerm<T>(c: ResolvedShardingConfig, identity: string, 
         return holder !== undefined && holder !== identity && (live.includes(holder) || (unseenCount && !seen.has(holder)));
       }).map(claimOf);
     };
+    /** The pending claim is written: check it afresh, then work on it, or plan again a retry period later. */
     const check = (claim: ShardClaim): void => {
-      busy = true;
-      const gain = subtractRanges(claim.ranges, working);
+      checking = true;
+      const gain = subtractRanges(claim.ranges, stretches.working());
+      const clashes = (items: readonly Lease[]): boolean => peerClaims(items, true).some((peer) => peer !== undefined && rangesOverlap(peer.ranges, gain));
       subscriptions.add(
-        fresh.list({}).subscribe({
-          next: (list) => {
-            const clash = peerClaims(list.items, true).some((peer) => peer !== undefined && rangesOverlap(peer.ranges, gain));
-            pending = undefined;
-            if (!clash) return move(claim.ranges, () => undefined);
-            claims.current = { view: claim.view, ranges: working };
-            busy = false;
-            subscriptions.add(c.scheduler.schedule(drive, c.retryPeriodMs));
-          },
-          error: (error: unknown) => {
-            c.onError?.(error);
-            pending = undefined;
-            claims.current = { view: claim.view, ranges: working };
-            busy = false;
-            subscriptions.add(c.scheduler.schedule(drive, c.retryPeriodMs));
-          },
+        claims.check(stretches.working(), clashes).subscribe((clear) => {
+          checking = false;
+          if (clear) return stretches.move(claim.ranges, () => undefined);
+          subscriptions.add(c.scheduler.schedule(drive, c.retryPeriodMs));
         }),
       );
     };
+    /** Plans, and writes a claim that changed at once rather than with the next renewal. */
     function drive(): void {
-      if (busy || subscriber.closed) return;
+      plan();
+      if (!subscriber.closed) claims.flush();
+    }
+    function plan(): void {
+      if (checking || stretches.moving() || subscriber.closed) return;
       const view = viewOf(live);
+      const working = stretches.working();
       const input = { targets: shardRanges(live, { buckets: c.shardBuckets }), view, self: identity, peers: peerClaims(snapshot, false), working };
+      const pending = claims.pending();
       if (pending !== undefined) {
         // Would the same gain still be made? Then wait for its write, and check it afresh.
         const still = planShard({ ...input, written: { view, ranges: working } });
         if (still.type === 'gain' && sameClaim(still.claim, pending)) {
-          if (sameClaim(claims.written, pending)) check(pending);
+          if (claims.written(pending)) check(pending);
           return;
         }
-        pending = undefined;
-        claims.current = { view, ranges: working };
+        claims.claim({ view, ranges: working });
       }
-      const plan = planShard({ ...input, written: claims.written });
-      if (plan.type === 'shrink') move(plan.working, () => (claims.current = { view, ranges: plan.working }));
-      else if (plan.type === 'announce') claims.current = plan.claim;
-      else if (plan.type === 'gain') claims.current = pending = plan.claim;
+      const plan = planShard({ ...input, written: cell.written });
+      if (plan.type === 'shrink') stretches.move(plan.working, () => claims.claim({ view, ranges: plan.working }));
+      else if (plan.type === 'announce') claims.claim(plan.claim);
+      else if (plan.type === 'gain') claims.propose(plan.claim);
     }
 
-    claims.onWritten = drive;
-    const synced$ = members.snapshots$.pipe(
-      filter((s) => s.synced),
-      share(),
-    );
+    cell.onWritten = drive;
+    const synced$ = members.snapshots$.pipe(filter((s) => s.synced), share());
     subscriptions.add(synced$.subscribe((s) => ((snapshot = [...s]), drive())));
     subscriptions.add(
       synced$.pipe(liveMembers({ scheduler: c.scheduler, confirm: (ref) => c.leases.get(ref), retryMs: c.retryPeriodMs })).subscribe((m) => {
@@ -134,10 +106,12 @@ export function serverShardTerm<T>(c: ResolvedShardingConfig, identity: string, 
         drive();
       }),
     );
+    // No sharder runs in this mode: the first live member deletes the Leases of terms that ended.
+    subscriptions.add(collectDeadMembers(c, members, () => new Set(live), () => live[0] === identity).subscribe());
     subscriptions.add(keepConnected([members]).subscribe({ error: (error: unknown) => subscriber.error(error) }));
     return () => {
-      claims.onWritten = () => undefined;
-      stretch?.unsubscribe();
+      cell.onWritten = () => undefined;
+      stretches.stop();
       subscriptions.unsubscribe();
     };
   });

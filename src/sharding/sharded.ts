@@ -1,4 +1,4 @@
-import { defer, EMPTY, finalize, Observable, of, repeat, takeWhile, tap } from 'rxjs';
+import { defer, EMPTY, finalize, Observable, of, repeat, Subject, takeWhile, tap } from 'rxjs';
 import { leaderElection } from '../coordination/leaderElection.js';
 import { whileLeading } from '../coordination/whileLeading.js';
 import type { Leadership } from '../coordination/electionState.js';
@@ -100,11 +100,12 @@ function memberTerms<T>(c: ResolvedShardingConfig, work: (shard: Shard) => Obser
   return terms(c, (identity) => ({ leases: c.leases, run: (term$, completed) => defer(() => work(createShard(c, identity))).pipe(tap({ complete: completed }), whileLeading(term$)) }));
 }
 
-/** Server-side mode: the same terms, each running the ranges' handshake; the claim rides on the member Lease's writes. */
+/** Server-side mode: the same terms, each running the ranges' handshake; the claim rides on the member Lease's writes, one out of turn when it changed. */
 function serverMemberTerms<T>(c: ResolvedShardingConfig, work: (shard: ServerShard) => Observable<T>): Observable<T> {
   return terms(c, (identity) => {
-    const claims: ClaimCell = { current: { view: '', ranges: [] }, written: undefined, onWritten: () => undefined };
-    return { leases: claimingLeases(c.leases, claims), run: (term$, completed) => serverShardTerm(c, identity, claims, work).pipe(tap({ complete: completed }), whileLeading(term$)) };
+    const renewals = new Subject<void>();
+    const claims: ClaimCell = { current: { view: '', ranges: [] }, written: undefined, onWritten: () => undefined, renew: () => renewals.next() };
+    return { leases: claimingLeases(c.leases, claims), renewWhen: renewals, run: (term$, completed) => serverShardTerm(c, identity, claims, work).pipe(tap({ complete: completed }), whileLeading(term$)) };
   });
 }
 
@@ -113,12 +114,12 @@ function serverMemberTerms<T>(c: ResolvedShardingConfig, work: (shard: ServerSha
  * duration, until the work completes by itself (`run` calls `completed` then; the end of a term
  * completes `run` too, and starts the next term).
  */
-function terms<T>(c: ResolvedShardingConfig, term: (identity: string) => { readonly leases: LeaseClient; readonly run: (term$: Observable<Leadership>, completed: () => void) => Observable<T> }): Observable<T> {
+function terms<T>(c: ResolvedShardingConfig, term: (identity: string) => { readonly leases: LeaseClient; readonly renewWhen?: Observable<void>; readonly run: (term$: Observable<Leadership>, completed: () => void) => Observable<T> }): Observable<T> {
   let workCompleted = false;
   return defer(() => {
     const identity = c.newIdentity();
-    const { leases, run } = term(identity);
-    const election = leaderElection({ ...timing(c), leases, lease: c.memberLease(identity), identity, labels: { [ringLabel]: c.ring }, releaseOnCancel: true });
+    const { leases, renewWhen, run } = term(identity);
+    const election = leaderElection({ ...timing(c), leases, lease: c.memberLease(identity), identity, labels: { [ringLabel]: c.ring }, releaseOnCancel: true, ...(renewWhen ? { renewWhen } : {}) });
     let led = false;
     // One term: up to and including the first `following` after leading.
     const term$ = election.pipe(

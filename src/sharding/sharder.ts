@@ -1,11 +1,11 @@
-import { defer, filter, ignoreElements, interval, map, merge, mergeMap, Observable, share, Subject, switchMap, take, tap } from 'rxjs';
+import { defer, filter, ignoreElements, map, merge, mergeMap, Observable, share, Subject, switchMap, take, tap } from 'rxjs';
 import { KubeApiError } from '../errors.js';
 import { informer } from '../informer/informer.js';
 import { listWatch } from '../sources/listWatch.js';
 import type { KubeObject } from '../store/kubeObject.js';
 import { keepConnected } from '../controller/keepConnected.js';
-import { holderOf, leaseType, type Lease } from '../coordination/lease.js';
-import { memberKeyOf } from './memberObservations.js';
+import type { Lease } from '../coordination/lease.js';
+import { collectDeadMembers } from './collectDeadMembers.js';
 import { reconcile } from '../controller/reconcile.js';
 import { hashRing, type HashRing } from './hashRing.js';
 import { liveMembers } from './liveMembers.js';
@@ -87,40 +87,6 @@ export function runSharder(c: ResolvedShardingConfig): Observable<ShardingEvent>
     };
     const work$ = keys$.pipe(reconcile((key, { signal }) => place(key, signal), { concurrency: c.sharderConcurrency, scheduler: c.scheduler }));
     return merge(events, work$.pipe(ignoreElements()), collectDeadMembers(c, leases, () => live), keepConnected([leases, objects]));
-  });
-}
-
-/**
- * Deletes member Leases whose holder has been out of the live set (released, or confirmed dead) at
- * two checks in a row, `4 × leaseDuration` apart: every term has a Lease of its own, and terms that
- * ended never come back. The delete is guarded by the resourceVersion seen, so a Lease that changed
- * meanwhile stays.
- */
-function collectDeadMembers(c: ResolvedShardingConfig, leases: { readonly snapshot: Iterable<Lease> }, live: () => ReadonlySet<string>): Observable<never> {
-  return defer(() => {
-    let suspects = new Map<string, string>(); // lease key → resourceVersion seen dead once
-    return interval(4 * c.leaseDurationMs, c.scheduler).pipe(
-      mergeMap(() => {
-        const alive = live();
-        const dead = new Map<string, Lease>();
-        for (const lease of leases.snapshot) {
-          const holder = holderOf(lease);
-          if (holder === undefined || !alive.has(holder)) dead.set(memberKeyOf(lease), lease);
-        }
-        const again = [...dead].filter(([key, lease]) => suspects.get(key) === lease.metadata?.resourceVersion);
-        suspects = new Map([...dead].map(([key, lease]) => [key, lease.metadata?.resourceVersion ?? '']));
-        return again.map(([, lease]) => lease);
-      }),
-      mergeMap(async (lease) => {
-        const resourceVersion = lease.metadata?.resourceVersion;
-        try {
-          await c.client.delete({ ...leaseType, namespace: c.namespace, name: lease.metadata!.name! }, resourceVersion ? { preconditions: { resourceVersion } } : {});
-        } catch (error) {
-          c.onError?.(error); // a conflict: it changed; anything else: next time
-        }
-      }, 4),
-      ignoreElements(),
-    );
   });
 }
 

@@ -53,7 +53,8 @@ export interface ShardingConfig {
    * and each replica selects its label (any Kubernetes version; a membership change writes every
    * object that moves). `'server'`: each replica asks the API server for its hash ranges with a
    * `shardSelector` (Kubernetes 1.36+, kube-apiserver `--feature-gates=ShardedListAndWatch=true`);
-   * no sharder, no labels, no object writes. A server without it ends the work with a
+   * no sharder, no labels, no object writes (the first live member deletes the Leases of terms
+   * that ended, as the sharder does in label mode). A server without it ends the work with a
    * {@link ShardSelectorError}.
    */
   readonly mode?: 'label' | 'server';

@@ -81,6 +81,7 @@ export async function createTestApiServer(options: TestApiServerConfig = {}): Pr
     splitBytes: fault.splitBytes,
     watchLagMs: fault.watchLagMs,
     ignoreLimitForResourceVersionZero: config.ignoreLimitForResourceVersionZero,
+    shardedListAndWatch: config.shardedListAndWatch,
     timing: config.timing,
   };
 

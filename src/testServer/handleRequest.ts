@@ -115,12 +115,12 @@ async function serveResource(ctx: ServerContext, route: ResourceRoute, url: URL,
   };
   switch (route.verb) {
     case 'list': {
-      const options = parseListOptions(url.searchParams, collection);
+      const options = parseListOptions(listQuery(ctx, url.searchParams), collection);
       const result = serveList(ctx, collection, namespace, options, metadataOnly, representation === 'table' ? url.searchParams.get('includeObject') : undefined);
       return sendStream(res, result.parts, representation === 'table' ? tableType : metadataOnly ? metadataListType : undefined);
     }
     case 'watch': {
-      const options = parseListOptions(url.searchParams, collection, name);
+      const options = parseListOptions(listQuery(ctx, url.searchParams), collection, name);
       return serveWatch(ctx, res, collection, namespace, options, metadataOnly, representation === 'table' ? url.searchParams.get('includeObject') ?? 'Metadata' : undefined);
     }
     case 'get':
@@ -257,4 +257,12 @@ export async function sendStream(res: ServerResponse, parts: Iterable<string>, c
 /** Sends a Status as the body of its `code`. @internal */
 export function sendStatus(res: ServerResponse, status: KubeStatus, headers: Record<string, string> = {}): void {
   sendJson(res, status.code, JSON.stringify(status), 'application/json', headers);
+}
+
+/** The query a LIST or WATCH is served by: without `shardSelector` when the gate is off (the apiserver then never reads it). */
+function listQuery(ctx: ServerContext, query: URLSearchParams): URLSearchParams {
+  if (ctx.shardedListAndWatch || !query.has('shardSelector')) return query;
+  const without = new URLSearchParams(query);
+  without.delete('shardSelector');
+  return without;
 }

@@ -14,6 +14,7 @@ export interface ResolvedTestServerConfig {
   readonly namespace: string;
   readonly port: number;
   readonly ignoreLimitForResourceVersionZero: boolean;
+  readonly shardedListAndWatch: boolean;
   readonly cors: CorsConfig | undefined;
 }
 
@@ -38,6 +39,7 @@ export function resolveTestServerConfig(config: TestApiServerConfig): ResolvedTe
     namespace: config.namespace ?? 'default',
     port: config.port ?? 0,
     ignoreLimitForResourceVersionZero: config.ignoreLimitForResourceVersionZero ?? false,
+    shardedListAndWatch: config.shardedListAndWatch ?? true,
     cors: config.cors,
   };
 }

@@ -35,4 +35,6 @@ export interface ServerContext {
   watchLagMs(resource: string): number;
   /** Whether a list with `resourceVersion=0` ignores `limit` (the old watch-cache behaviour). */
   readonly ignoreLimitForResourceVersionZero: boolean;
+  /** Whether `shardSelector` is honoured (the gate `ShardedListAndWatch` on) or ignored. */
+  readonly shardedListAndWatch: boolean;
 }

@@ -41,6 +41,13 @@ export interface TestApiServerConfig {
    * did before Kubernetes 1.33 (default `false`: paginate, as 1.34's cache snapshots do).
    */
   readonly ignoreLimitForResourceVersionZero?: boolean;
+  /**
+   * Whether LIST and WATCH honour `shardSelector` (KEP-5866), as kube-apiserver 1.36 does with the
+   * feature gate `ShardedListAndWatch` on (default `true`). `false` serves a server with the gate
+   * off, or older than 1.36: the parameter is ignored — every object is sent, a list answer has
+   * no `metadata.shardInfo`, and a malformed selector is no error.
+   */
+  readonly shardedListAndWatch?: boolean;
 }
 
 /** Options of a write made through the control API. */

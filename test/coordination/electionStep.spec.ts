@@ -123,6 +123,27 @@ test('a leader whose lease is valid by its own observation renews from its cache
   t.like(r.effects[0], { type: 'update', lease: { metadata: { resourceVersion: '8' }, spec: { holderIdentity: 'me', leaseTransitions: 4 } } });
 });
 
+test('renew: a leader between renewals renews at once (fast path); a follower does nothing', (t) => {
+  const mine = lease('me', undefined, 4, '8');
+  const r = step({ kind: 'waiting', memory: memory(mine, 1_040, { until: 11_000, transitions: 4 }), attemptAt: 3_040 }, { type: 'renew', ...at(1_500) });
+  t.like(r.state, { kind: 'writing', path: 'fast', sentAt: 1_500 });
+  t.like(r.effects[0], { type: 'update', lease: { metadata: { resourceVersion: '8' } } });
+  const following: ElectionState = { kind: 'waiting', memory: memory(lease('other'), 0), attemptAt: 3_000 };
+  const f = step(following, { type: 'renew', ...at(1_500) });
+  t.is(f.state, following);
+  t.deepEqual(f.effects, []);
+});
+
+test('renew during a leader\'s write: nothing now, and the next write follows the answer at once', (t) => {
+  const writing: ElectionState = { kind: 'writing', memory: memory(lease('me'), 0, { until: 10_000, transitions: 4 }), sentAt: 2_000, path: 'fast' };
+  const r = step(writing, { type: 'renew', ...at(2_010) });
+  t.deepEqual(r.effects, []);
+  const w = step(r.state, { type: 'written', lease: lease('me', undefined, 4, '9'), ...at(2_040) });
+  t.like(w.state, { kind: 'waiting', attemptAt: 2_040 });
+  const plain = step(writing, { type: 'written', lease: lease('me', undefined, 4, '9'), ...at(2_040) });
+  t.like(plain.state, { kind: 'waiting', attemptAt: 4_040 }, 'without it, a retry period later');
+});
+
 test('once its own lease looks expired, a candidate reads before writing', (t) => {
   const r = step({ kind: 'waiting', memory: memory(lease('me'), 0), attemptAt: 15_000 }, { type: 'attempt', ...at(15_000) });
   t.deepEqual(r.effects, [{ type: 'get' }]);

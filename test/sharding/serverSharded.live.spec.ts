@@ -20,22 +20,12 @@ import { createTestApiServer } from '../../src/testServer/createTestApiServer.js
 import type { TestApiServer } from '../../src/testServer/testApiServer.js';
 import { until } from '../helpers/until.js';
 import { overlaps, type Run } from './reconcileRuns.js';
+import { serverRing } from './serverRing.js';
 
 
-function replica(server: TestApiServer, name: string, runs: Run[], events: ShardingEvent[], caches: Map<string, () => readonly KubeObject[]>): Subscription {
+function replica(server: TestApiServer, name: string, runs: Run[], events: ShardingEvent[], caches: Map<string, () => readonly KubeObject[]>, timing = { leaseDurationMs: 2_000, renewDeadlineMs: 1_500, retryPeriodMs: 250 }): Subscription {
   return sharded(
-    {
-      kubeConfig: server.kubeConfig,
-      ring: 'cms',
-      namespace: 'default',
-      resource: { apiVersion: 'v1', kind: 'ConfigMap', namespace: 'demo' },
-      mode: 'server',
-      leaseDurationMs: 2_000,
-      renewDeadlineMs: 1_500,
-      retryPeriodMs: 250,
-      identityPrefix: name,
-      onEvent: (event) => events.push(event),
-    },
+    serverRing(server, name, events, timing),
     (shard) => {
       const cms = informer(listWatch<KubeObject>(server.kubeConfig, { version: 'v1', plural: 'configmaps', namespace: 'demo' }, { ...shard.selector }));
       caches.set(shard.identity, () => [...cms.snapshot.values()]);
@@ -103,4 +93,24 @@ test.serial('three replicas share 150 objects by hash ranges; one leaves, one jo
   t.deepEqual(server.requests.filter((r) => r.resource === 'configmaps' && r.verb !== 'list' && r.verb !== 'watch' && r.verb !== 'get').map((r) => `${r.verb} ${r.path}`), [], 'no writes to the objects');
   t.true(objects().every((o) => Object.keys(o.metadata?.labels ?? {}).length === 0), 'no labels');
   t.false(events.some((e) => e.type === 'left' && e.identity.startsWith('ERROR')), 'no replica failed');
+});
+
+test.serial('each step of the handshake is written at once, not with the next renewal: with renewals 30 s apart, two members split the objects long before the first', async (t) => {
+  const server = await createTestApiServer();
+  t.teardown(() => server.close());
+  for (let i = 0; i < 40; i++) server.create('configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${i}`, namespace: 'demo' } });
+  const runs: Run[] = [];
+  const events: ShardingEvent[] = [];
+  const caches = new Map<string, () => readonly KubeObject[]>();
+  const slow = { leaseDurationMs: 90_000, renewDeadlineMs: 60_000, retryPeriodMs: 30_000 };
+  const replicas = ['a', 'b'].map((name) => replica(server, name, runs, events, caches, slow));
+  t.teardown(() => replicas.forEach((s) => s.unsubscribe()));
+  const newest = (): Map<string, readonly ShardRange[]> => new Map(events.flatMap((e) => (e.type === 'ranges' ? [[e.identity, e.ranges] as const] : [])));
+  const names = server.list('configmaps', 'demo').map((o) => o as KubeObject);
+  // Joining takes three writes each (its view, then — once the other's view agrees — the wider claim); a renewal is 30 s away.
+  await until(() => {
+    const current = newest();
+    return current.size === 2 && [...current.values()].every((r) => r.length > 0) && names.every((o) => [...current.values()].filter((r) => inShardRanges(r, hashField(o.metadata!.uid!))).length === 1);
+  }, 'two members holding every object once, before the first renewal (30 s)', 25_000);
+  t.deepEqual(overlaps(runs), []);
 });

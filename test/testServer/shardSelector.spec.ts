@@ -73,3 +73,24 @@ test('a malformed shardSelector is answered as kube-apiserver 1.36 answers it: 5
     }
   });
 });
+
+test('with shardedListAndWatch: false (the gate off, or a server older than 1.36) shardSelector is ignored: every object, no shardInfo, a malformed one no error', async (t) => {
+  await withServer(
+    async (server) => {
+      for (let i = 0; i < 40; i++) server.create('configmaps', configMap('demo', `cm-${i}`));
+      const rv = server.resourceVersion;
+      const watch = await openWatch(`${server.url}/api/v1/namespaces/demo/configmaps?watch=true&resourceVersion=${rv}&shardSelector=${encodeURIComponent(lowerHalf)}`);
+      for (const selector of [upperHalf, "shardRange(object.metadata.uid, '0x0', '0x8000000000000000')"]) {
+        const reply = await call(`${server.url}/api/v1/namespaces/demo/configmaps?shardSelector=${encodeURIComponent(selector)}`);
+        t.is(reply.status, 200);
+        t.is(reply.json.metadata.shardInfo, undefined);
+        t.is((reply.json.items as unknown[]).length, 40);
+      }
+      const created = Array.from({ length: 10 }, (_, i) => server.create('configmaps', configMap('demo', `new-${i}`)) as { metadata: { name: string } });
+      await watch.waitFor(10);
+      t.deepEqual(watch.events.map((e) => (e as { object: { metadata: { name: string } } }).object.metadata.name), created.map((cm) => cm.metadata.name), 'the watch sends the upper half too');
+      watch.close();
+    },
+    { shardedListAndWatch: false },
+  );
+});

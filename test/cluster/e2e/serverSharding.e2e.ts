@@ -39,6 +39,7 @@ const reconciled = new Map<string, Set<string>>(); // key → member@rv
 const identityOf = new Map<string, string>(); // identity → replica
 const ended = new Set<string>();
 const rangesOf = new Map<string, { ranges: ShardRange[]; at: number }>(); // identity → newest ranges
+const rangeChanges: Array<{ identity: string; at: number }> = []; // every change of ranges, in order
 const cached = new Map<string, { size: number; heapUsed: number; at: number }>(); // replica → newest report
 const failures: string[] = [];
 let namespace = '';
@@ -79,7 +80,10 @@ function ingest(): void {
         reconciled.set(run.key, (reconciled.get(run.key) ?? new Set()).add(`${run.member}@${run.rv}`));
       } else if (e.event === 'joined') identityOf.set(e.identity!, member.name);
       else if (e.event === 'left') ended.add(e.identity!);
-      else if (e.event === 'ranges') rangesOf.set(e.identity!, { ranges: e.ranges!.map(([s, t]) => ({ start: BigInt(`0x${s}`), end: BigInt(`0x${t}`) })), at: e.at });
+      else if (e.event === 'ranges') {
+        rangesOf.set(e.identity!, { ranges: e.ranges!.map(([s, t]) => ({ start: BigInt(`0x${s}`), end: BigInt(`0x${t}`) })), at: e.at });
+        rangeChanges.push({ identity: e.identity!, at: e.at });
+      }
       else if (e.event === 'memory') cached.set(member.name, { size: e.cached?.[0] ?? 0, heapUsed: e.heapUsed ?? 0, at: e.at });
       else if (e.event === 'error') failures.push(`${member.name}: ${e.message}`);
     }
@@ -175,7 +179,9 @@ async function killAndHandOver(victim: Member, count: number): Promise<Record<st
   const killedAt = (victim.killedAt = clock());
   const settledMs = await settle(`after killing ${victim.name}`, count, 240_000);
   const firstRuns = keys.map((key) => Math.min(...[...runs.values()].filter((r) => r.key === key && r.start > killedAt && !victimIds.has(r.member)).map((r) => r.start))).filter(Number.isFinite);
-  return { victim: victim.name, keys: keys.length, firstKeyElsewhereMs: Math.round(Math.min(...firstRuns) - killedAt), lastKeyElsewhereMs: Math.round(Math.max(...firstRuns) - killedAt), settledMs: Math.round(settledMs) };
+  // The timeline: when each survivor started working on its new ranges (the death seen, the claims agreed), then the keys.
+  const survivorsNewRangesMs = rangeChanges.filter((c) => c.at > killedAt && !victimIds.has(c.identity)).map((c) => `${identityOf.get(c.identity)}@${Math.round(c.at - killedAt)}`).join(' ');
+  return { victim: victim.name, keys: keys.length, survivorsNewRangesMs, firstKeyElsewhereMs: Math.round(Math.min(...firstRuns) - killedAt), lastKeyElsewhereMs: Math.round(Math.max(...firstRuns) - killedAt), settledMs: Math.round(settledMs) };
 }
 
 test.before(async () => {
