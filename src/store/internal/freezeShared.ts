@@ -2,19 +2,26 @@ import type { Frozen } from '../frozen.js';
 import { compacted, deepFreeze, emptyObject, freezeTree, inProgress, isEmptyPlainObject, replace } from './deepFreeze.js';
 
 /**
- * `deepFreeze(shareUnchanged(next, previous))` in one walk: every part of `next` equal (as JSON) to
- * the part at the same place in `previous` is replaced by that part, and what is left of `next` is
+ * Structural sharing between an object's new version and the one the store holds, and the freeze,
+ * in one walk. Every part of `next` equal (as JSON) to the part at the same place in `previous` is
+ * replaced by that part, so the new version keeps only what changed as new memory: an update that
+ * changes two annotations of a 1.5 KB object keeps a few hundred bytes, not 1.5 KB (its other parts
+ * die young: the garbage collector never copies or promotes them). What is left of `next` is
  * deep-frozen as {@link deepFreeze} freezes (every empty `{}` below the root becomes the one shared
  * `{}`). The result is `previous` itself when the two are equal throughout.
  *
- * Two walks visited every new member twice, and the freeze walk asked each shared member whether it
- * was frozen; here a member is frozen when the comparison leaves it, and a part taken from
- * `previous` is never looked at again (it is frozen: it comes from the store).
+ * One walk, where sharing then freezing were two (bench/NOTES.md, issue 24): a member is frozen
+ * when the comparison leaves it, a part taken from `previous` is never looked at again (it comes
+ * from the store: frozen), and an equal string takes the old copy only in a node that is kept,
+ * not in one about to be replaced by the old node as a whole.
  *
- * The same rules as the two walks: members compared by name whatever their order, a `__proto__`
- * member never shared, at most {@link maxNodes} objects compared (the rest is frozen without
- * sharing), a frozen `next` returned as it is. A member pointing back at an object being walked (a
- * cycle a transform built) is left to the walk of that object, as deepFreeze does.
+ * Only `next` is changed (its members are reassigned), and only while it is not frozen; the
+ * result equals `next` as JSON. Members are compared by name whatever their order, so a result that
+ * is (part of) `previous` lists its members in `previous`'s order. A `__proto__` member is never
+ * shared (assigning one would set the prototype). At most {@link maxNodes} objects are compared
+ * (the rest is frozen without sharing), so a transform that built a graph with heavy reuse costs a
+ * bounded walk; a member pointing back at an object being walked (a cycle) is left to the walk of
+ * that object, as deepFreeze does. A frozen `next` is returned as it is.
  *
  * Internal: nothing here is exported from the package.
  *
