@@ -3,6 +3,7 @@ import type { LatencyHistogram } from './latencyHistogram.js';
 import type { LatencyObjective, LatencyObjectiveStatus } from './latencyObjective.js';
 import { latencyTracker } from './latencyTracker.js';
 import { wallClock } from '../sources/wallClock.js';
+import { heapBytesChange } from './heapBytesChange.js';
 import type { ListWatchStatus, RelistReason } from '../sources/reflector/listWatchStatus.js';
 import type { RawEvent } from '../sources/rawEvent.js';
 import type { StoreUpdate } from '../store/applyBatch.js';
@@ -168,6 +169,12 @@ export function informerMetrics(options: InformerMetricsOptions = {}): InformerM
     if (size === undefined) sizes.set(object, (size = estimateHeapBytes(object) + cacheEntryBytes));
     return size;
   };
+  // A new version's estimate from its old one's: the parts it shares with it are not walked again.
+  const sizeOfNext = (object: object, old: object): number => {
+    let size = sizes.get(object);
+    if (size === undefined) sizes.set(object, (size = sizeOf(old) + heapBytesChange(object, old)));
+    return size;
+  };
   let synced = false;
   const count = { lists: 0, listPages: 0, watches: 0, relists: 0, backoffs: 0, errors: 0 };
   const relistReasons: Partial<Record<RelistReason, number>> = {};
@@ -228,7 +235,7 @@ export function informerMetrics(options: InformerMetricsOptions = {}): InformerM
       for (const change of update.changes) {
         if (change.type === 'update') {
           notifications[change.sync ? 'sync' : 'update']++;
-          if (change.object !== change.oldObject) estimatedBytes += sizeOf(change.object) - sizeOf(change.oldObject);
+          if (change.object !== change.oldObject) estimatedBytes += sizeOfNext(change.object, change.oldObject) - sizeOf(change.oldObject);
         } else {
           notifications[change.type]++;
           if (change.type === 'add') estimatedBytes += sizeOf(change.object);
