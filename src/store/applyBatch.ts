@@ -72,8 +72,9 @@ export function applyBatch<T extends KubeObject>(snapshot: Snapshot<T>, batch: D
       changes.push(Object.freeze({ type: 'delete', key, object: deepFreeze(delta.object) as Frozen<T> | Tombstone<T> }));
       return;
     }
-    const object = prepareForStore(delta.object, items.get(key));
-    const old = items.set(key, object);
+    const old = items.get(key);
+    const object = prepareForStore(delta.object, old);
+    items.set(key, object, old);
     names.update(key, old, object);
     if (old === undefined) {
       for (const index of indexes) index.update(key, undefined, object, errors);
