@@ -29,10 +29,11 @@
  * and `applyBatch` of prepared objects (versioned map, snapshot, notifications) in batches of the chunk.
  *
  * Rows rotate round by round, fresh objects each round; medians with min–max of BENCH_ROUNDS (7).
- * BENCH_ROWS (comma list of row names) runs only those.
+ * BENCH_ROWS (comma list of row names) runs only those; BENCH_DIST=<dir> measures a library compiled there
+ * (a kept copy of dist/, for an A/B) instead of compiling src/ into dist/.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { loadavg } from 'node:os';
 import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
@@ -54,8 +55,11 @@ const cpuMs = (): number => {
   return (u.user + u.system) / 1000;
 };
 
-const lib = await importLibrary(buildLibrary());
-const dist = (path: string): Promise<unknown> => import(pathToFileURL(join(root, 'dist', path)).href);
+// BENCH_DIST=<dir>: a compiled library already built there (e.g. a copy of dist/ kept as the
+// baseline of an A/B), measured as it is; by default src/ is compiled into dist/ first.
+const distDir = process.env.BENCH_DIST ? resolve(process.env.BENCH_DIST) : dirname(buildLibrary());
+const lib = await importLibrary(join(distDir, 'index.js'));
+const dist = (path: string): Promise<unknown> => import(pathToFileURL(join(distDir, path)).href);
 const { createLineReader } = (await dist('sources/http/lineReader.js')) as typeof import('../src/sources/http/lineReader.js');
 const { prepareForStore, applyBatch } = (await dist('store/applyBatch.js')) as typeof import('../src/store/applyBatch.js');
 const { wallClock } = (await dist('sources/wallClock.js')) as typeof import('../src/sources/wallClock.js');
@@ -256,3 +260,5 @@ for (const [name] of rows) {
 console.log(out.join('\n'));
 mkdirSync(join(root, 'bench', 'results'), { recursive: true });
 writeFileSync(join(root, 'bench', 'results', `eventStages-${new Date().toISOString().replace(/[:.]/g, '-')}.json`), JSON.stringify({ N, M, CHUNK, ROUNDS, load, samples: Object.fromEntries(samples) }, null, 1));
+// The informers of the rows stay subscribed (and keep the event loop alive): end here, which also writes a --cpu-prof profile.
+process.exit(0);

@@ -3,6 +3,7 @@ import type { LatencyHistogram } from './latencyHistogram.js';
 import type { LatencyObjective, LatencyObjectiveStatus } from './latencyObjective.js';
 import { latencyTracker } from './latencyTracker.js';
 import { wallClock } from '../sources/wallClock.js';
+import { heapBytesChange } from './heapBytesChange.js';
 import type { ListWatchStatus, RelistReason } from '../sources/reflector/listWatchStatus.js';
 import type { RawEvent } from '../sources/rawEvent.js';
 import type { StoreUpdate } from '../store/applyBatch.js';
@@ -161,13 +162,10 @@ export function informerMetrics(options: InformerMetricsOptions = {}): InformerM
   let lastError: string | undefined;
   let objects = 0;
   let estimatedBytes = 0;
-  // Each cached object's estimate, so a delete or an update takes back what its add counted.
-  let sizes = new WeakMap<object, number>();
-  const sizeOf = (object: object): number => {
-    let size = sizes.get(object);
-    if (size === undefined) sizes.set(object, (size = estimateHeapBytes(object) + cacheEntryBytes));
-    return size;
-  };
+  // Each cached key's estimate, so a delete or an update takes back what its add counted (by key:
+  // a Map entry rewritten per update, where a WeakMap took a new entry per object version).
+  let sizes = new Map<string, number>();
+  const sizeOf = (object: object): number => estimateHeapBytes(object) + cacheEntryBytes;
   let synced = false;
   const count = { lists: 0, listPages: 0, watches: 0, relists: 0, backoffs: 0, errors: 0 };
   const relistReasons: Partial<Record<RelistReason, number>> = {};
@@ -216,7 +214,7 @@ export function informerMetrics(options: InformerMetricsOptions = {}): InformerM
       // The informer drops its cache when it stops.
       objects = 0;
       estimatedBytes = 0;
-      sizes = new WeakMap();
+      sizes = new Map();
     },
     onUpdate(update) {
       latency.delivered();
@@ -228,17 +226,31 @@ export function informerMetrics(options: InformerMetricsOptions = {}): InformerM
       for (const change of update.changes) {
         if (change.type === 'update') {
           notifications[change.sync ? 'sync' : 'update']++;
-          if (change.object !== change.oldObject) estimatedBytes += sizeOf(change.object) - sizeOf(change.oldObject);
+          if (change.object !== change.oldObject) {
+            // The new version shares its unchanged parts with the old one: only the rest is walked.
+            const before = sizes.get(change.key) ?? sizeOf(change.oldObject);
+            const after = before + heapBytesChange(change.object, change.oldObject);
+            sizes.set(change.key, after);
+            estimatedBytes += after - before;
+          }
         } else {
           notifications[change.type]++;
-          if (change.type === 'add') estimatedBytes += sizeOf(change.object);
-          else {
+          if (change.type === 'add') {
+            const size = sizeOf(change.object);
+            sizes.set(change.key, size);
+            estimatedBytes += size;
+          } else {
             const gone = isTombstone(change.object) ? change.object.object : change.object;
-            if (gone !== undefined) estimatedBytes -= sizeOf(gone);
+            const size = sizes.get(change.key) ?? (gone === undefined ? 0 : sizeOf(gone));
+            sizes.delete(change.key);
+            estimatedBytes -= size;
           }
         }
       }
-      if (objects === 0) estimatedBytes = 0; // a tombstone without its object cannot leave a remainder behind
+      if (objects === 0) {
+        estimatedBytes = 0; // a tombstone without its object cannot leave a remainder behind
+        sizes.clear();
+      }
     },
     onReconcile(outcome) {
       if (outcome.result === 'success') reconciles.successes++;

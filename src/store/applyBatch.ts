@@ -1,5 +1,5 @@
 import { deepFreeze } from './internal/deepFreeze.js';
-import { shareUnchanged } from './internal/shareUnchanged.js';
+import { freezeShared } from './internal/freezeShared.js';
 import { editTrie, emptyTrie, type HashTrie, type TrieEditor } from './internal/hashTrie.js';
 import { adoptVersionedMap, editVersionedMap, type VersionedMap } from './internal/versionedMap.js';
 import type { Delta, DeltaBatch, Tombstone } from './delta.js';
@@ -72,8 +72,9 @@ export function applyBatch<T extends KubeObject>(snapshot: Snapshot<T>, batch: D
       changes.push(Object.freeze({ type: 'delete', key, object: deepFreeze(delta.object) as Frozen<T> | Tombstone<T> }));
       return;
     }
-    const object = prepareForStore(delta.object, items.get(key));
-    const old = items.set(key, object);
+    const old = items.get(key);
+    const object = prepareForStore(delta.object, old);
+    items.set(key, object, old);
     names.update(key, old, object);
     if (old === undefined) {
       for (const index of indexes) index.update(key, undefined, object, errors);
@@ -130,7 +131,7 @@ function storeUpdate<T extends KubeObject>(
  * An update keeps the unchanged parts of the version it replaces, so only the rest is frozen.
  */
 export function prepareForStore<T>(object: T | Frozen<T>, previous?: Frozen<T>): Frozen<T> {
-  return deepFreeze(shareUnchanged(object, previous)) as Frozen<T>; // frozen once more is frozen: Frozen<Frozen<T>> is Frozen<T>
+  return freezeShared(object, previous) as Frozen<T>; // frozen once more is frozen: Frozen<Frozen<T>> is Frozen<T>
 }
 
 /**

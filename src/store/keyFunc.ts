@@ -35,12 +35,15 @@ export function metaNamespaceKey(object: KubeObject | Tombstone<KubeObject>): st
     throw new TypeError(`[informer] object has no metadata.name: ${describe(object)}`);
   }
   const namespace = meta?.namespace;
-  return typeof namespace === 'string' && namespace !== '' ? `${namespace}/${name}` : name;
+  return typeof namespace === 'string' && namespace !== '' ? objectKey(namespace, name) : name;
 }
 
 /** Builds the key of `name` in `namespace` (or of a cluster-scoped `name`) as {@link metaNamespaceKey} does. */
 export function objectKey(namespace: string | undefined, name: string): string {
-  return namespace ? `${namespace}/${name}` : name;
+  // Joined, not concatenated: `+` and template literals make a rope (a string of two parts), and
+  // every Map lookup that compares a rope key walks its parts, in memory far from each other. A
+  // joined key is one flat string (100k keys: get + set 0.68× the rope's CPU, bench/NOTES.md).
+  return namespace ? [namespace, name].join('/') : name;
 }
 
 function describe(value: unknown): string {

@@ -12,7 +12,8 @@ import type { Frozen } from '../frozen.js';
  * Interning repeated short strings as well (label values, kinds, timestamps) was measured: another
  * ~290 bytes per ConfigMap, for ~30 % more CPU in the initial sync; not kept (bench/NOTES.md).
  *
- * Internal: nothing here is exported from the package.
+ * Internal: nothing here is exported from the package. The walk's parts are exported for
+ * `freezeShared`, which freezes a new version while sharing it with the old one in the same walk.
  */
 export function deepFreeze<T>(value: T): Frozen<T> {
   if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) freezeTree(value as object);
@@ -20,16 +21,17 @@ export function deepFreeze<T>(value: T): Frozen<T> {
 }
 
 /** The one empty object every `{}` below a root becomes. */
-const emptyObject: object = Object.freeze({});
+export const emptyObject: object = Object.freeze({});
 
 /**
  * Objects being frozen further up the current walk: a member pointing back at one of them (a cycle)
  * is left to that walk. A lookup in a list as long as the object is deep, where marking each object
  * non-extensible first cost a second hidden-class transition per object (list sync 0.76×).
  */
-const inProgress: object[] = [];
+export const inProgress: object[] = [];
 
-function freezeTree(object: object): void {
+/** Freezes `object` and everything reachable from it that is not frozen yet (not its own `{}` check: that is the parent's). */
+export function freezeTree(object: object): void {
   // Members stay writable while its children are walked, so they can be replaced.
   inProgress.push(object);
   try {
@@ -54,7 +56,7 @@ function freezeTree(object: object): void {
 }
 
 /** Freezes a member's value; returns the shared `{}` to take its place, or undefined to keep it. */
-function compacted(child: unknown): unknown {
+export function compacted(child: unknown): unknown {
   if (child === null || typeof child !== 'object') return undefined;
   if (Object.isExtensible(child)) {
     if (isEmptyPlainObject(child)) return emptyObject;
@@ -67,7 +69,7 @@ function compacted(child: unknown): unknown {
 }
 
 /** Replaces a member; a member its author made read-only keeps its value, frozen (it is equal anyway). */
-function replace<K extends string | number>(container: Record<K, unknown>, key: K, value: unknown, was: unknown): void {
+export function replace<K extends string | number>(container: Record<K, unknown>, key: K, value: unknown, was: unknown): void {
   try {
     container[key] = value;
   } catch {
@@ -76,7 +78,7 @@ function replace<K extends string | number>(container: Record<K, unknown>, key: 
 }
 
 /** `{}`: no enumerable member, Object.prototype (a class instance or Map stays itself). */
-function isEmptyPlainObject(value: object): boolean {
+export function isEmptyPlainObject(value: object): boolean {
   for (const _ in value) return false;
   return !Array.isArray(value) && Object.getPrototypeOf(value) === Object.prototype;
 }

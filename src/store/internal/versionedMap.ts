@@ -218,7 +218,11 @@ export function versionedContents<V>(map: VersionedMap<V>): { readonly keys: rea
  */
 export interface VersionedMapEditor<V> {
   get(key: string): V | undefined;
-  set(key: string, value: V): V | undefined;
+  /**
+   * Stores `value` under `key`; returns the value it replaced. `previous`, when given, must be what
+   * `get(key)` returns now (a caller that has just read it saves the second lookup).
+   */
+  set(key: string, value: V, previous?: V): V | undefined;
   delete(key: string): V | undefined;
   readonly size: number;
   commit(): VersionedMap<V>;
@@ -270,8 +274,7 @@ export function editVersionedMap<V>(map: VersionedMap<V>): VersionedMapEditor<V>
 
   return {
     get: current,
-    set(key, value) {
-      const previous = current(key);
+    set(key, value, previous = current(key)) {
       if (previous === value) return previous;
       const entries = head === null ? begin() : from.lineage_.map;
       if (!undo!.has(key)) {

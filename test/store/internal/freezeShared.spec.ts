@@ -1,7 +1,7 @@
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import fc from 'fast-check';
-import { deepFreeze } from '../../../src/store/internal/deepFreeze.js';
-import { shareUnchanged } from '../../../src/store/internal/shareUnchanged.js';
+import { deepFreeze, emptyObject } from '../../../src/store/internal/deepFreeze.js';
+import { freezeShared } from '../../../src/store/internal/freezeShared.js';
 
 const cm = (data: Record<string, string>, rv: string) => ({
   apiVersion: 'v1',
@@ -13,7 +13,7 @@ const cm = (data: Record<string, string>, rv: string) => ({
 test('the new version takes the unchanged parts of the old one and keeps its own changed parts', (t) => {
   const old = deepFreeze(cm({ x: '1', y: '2' }, '5'));
   const next = cm({ x: '1', y: '3' }, '6');
-  const result = deepFreeze(shareUnchanged(next, old)); // frozen as the store would, to compare with the frozen old version
+  const result = freezeShared(next, old); // frozen as the store keeps it
   t.is(result, next);
   t.is(result.metadata.labels, old.metadata.labels);
   t.is(result.metadata.managedFields, old.metadata.managedFields);
@@ -23,34 +23,34 @@ test('the new version takes the unchanged parts of the old one and keeps its own
   t.deepEqual(old, cm({ x: '1', y: '2' }, '5'), 'the old version is untouched');
 });
 
-test('equal throughout: the old version itself; a frozen new version or no old one: the new version untouched', (t) => {
+test('equal throughout: the old version itself; a frozen new version or no old one: the new version itself', (t) => {
   const old = deepFreeze(cm({ x: '1' }, '5'));
-  t.is(shareUnchanged<unknown>(cm({ x: '1' }, '5'), old), old);
+  t.is(freezeShared<unknown>(cm({ x: '1' }, '5'), old), old);
   const frozen = deepFreeze(cm({ x: '1' }, '5'));
-  t.is(shareUnchanged(frozen, old), frozen);
+  t.is(freezeShared(frozen, old), frozen);
   t.not(frozen.metadata, old.metadata);
   const alone = cm({ x: '1' }, '5');
-  t.is(shareUnchanged(alone, undefined), alone);
+  t.is(freezeShared(alone, undefined), alone);
 });
 
 test('members are compared by name; missing, extra, renamed members and arrays of another length are changes', (t) => {
   const old = deepFreeze({ a: { x: 1, y: 2 }, b: [1, 2, 3], c: { k: 'v' }, d: [{ n: 1 }, { n: 2 }] });
   const next = { a: { y: 2, x: 1 }, b: [1, 2], c: { k: 'v', extra: 0 }, d: [{ n: 1 }, { n: 2 }, { n: 3 }] };
-  const result = shareUnchanged(next, old);
+  const result = freezeShared(next, old);
   t.is(result.a, old.a, 'same members in another order');
   t.not(result.b, old.b);
   t.not(result.c, old.c);
   t.not(result.d, old.d);
   t.is(result.d[0], old.d[0], 'elements shared by position');
   t.deepEqual(result, { a: { x: 1, y: 2 }, b: [1, 2], c: { k: 'v', extra: 0 }, d: [{ n: 1 }, { n: 2 }, { n: 3 }] });
-  t.deepEqual(shareUnchanged({ a: { x: 1 } }, { a: { x: 1, y: 2 } }), { a: { x: 1 } });
-  t.deepEqual(shareUnchanged({ a: null, b: [] }, { a: {}, b: {} }), { a: null, b: [] });
+  t.deepEqual(freezeShared({ a: { x: 1 } }, { a: { x: 1, y: 2 } }), { a: { x: 1 } });
+  t.deepEqual(freezeShared({ a: null, b: [] }, { a: {}, b: {} }), { a: null, b: [] });
 });
 
 test('a __proto__ member is never shared or assigned, and the prototype stays', (t) => {
   const old = deepFreeze(JSON.parse('{"m":{"__proto__":{"polluted":true},"k":1}}'));
   const next = JSON.parse('{"m":{"__proto__":{"polluted":true},"k":1}}');
-  const result = shareUnchanged(next, old);
+  const result = freezeShared(next, old);
   t.is(Object.getPrototypeOf(result.m), Object.prototype);
   t.deepEqual(Object.keys(result.m), ['__proto__', 'k']);
   t.is(({} as { polluted?: boolean }).polluted, undefined);
@@ -61,7 +61,7 @@ test('a new version with cycles (a transform can build one) ends', (t) => {
   const next: { a: { b: number }; self?: unknown; loop?: unknown[] } = { a: { b: 1 } };
   next.self = next;
   next.loop = [next, next];
-  const result = shareUnchanged(next, old);
+  const result = freezeShared(next, old);
   t.is(result, next);
   t.is(result.a, old.a);
 });
@@ -75,7 +75,7 @@ test('property: the result equals the new version as JSON, the old one is never 
       // Half the time the new version is the old one with random parts replaced, so much is shared.
       let flip = 0;
       const nextValue = derive ? mix(before, unrelated, () => flips[flip++ % flips.length]!) : unrelated;
-      const result = shareUnchanged(structuredClone(nextValue), old);
+      const result = freezeShared(structuredClone(nextValue), old);
       t.deepEqual(result, nextValue);
       t.is(JSON.stringify(old), oldText);
       if (JSON.stringify(sorted(nextValue)) === JSON.stringify(sorted(before)) && typeof before === 'object' && before !== null) t.is(result, old);
@@ -101,4 +101,67 @@ function sorted(v: unknown): unknown {
   if (typeof v !== 'object' || v === null) return v;
   if (Array.isArray(v)) return v.map(sorted);
   return Object.fromEntries(Object.keys(v).sort().map((k) => [k, sorted((v as Record<string, unknown>)[k])]));
+}
+
+test('the result is frozen throughout, the old version included, and every `{}` below the root is one shared `{}`', (t) => {
+  const old = deepFreeze(cm({ x: '1' }, '5'));
+  const next = { ...cm({ x: '2' }, '6'), extra: { empty: {}, list: [{}, { deep: {} }] as { deep?: object }[] } };
+  const result = freezeShared(next, old);
+  t.is(result, next);
+  t.true(frozenThroughout(result));
+  const empty = result.extra.empty;
+  t.deepEqual(empty, {});
+  t.is(result.extra.list[0], empty);
+  t.is(result.extra.list[1]!.deep, empty);
+  t.is(result.metadata.managedFields[0]!.fieldsV1['f:data']['.'], empty, 'the old version holds the same shared {}');
+  t.is(freezeShared({ a: {} }, { a: { b: 1 } }).a, empty, 'a {} that replaces a non-empty one');
+});
+
+test('as deepFreeze without an old version; an object that is not plain JSON is frozen and kept', (t) => {
+  class Box {
+    value = { n: 1 };
+  }
+  const next = { a: {}, b: new Box(), c: [new Map()] };
+  const result = freezeShared(next, undefined);
+  t.true(Object.isFrozen(result) && Object.isFrozen(result.b) && Object.isFrozen(result.b.value) && Object.isFrozen(result.c));
+  t.true(result.b instanceof Box);
+});
+
+test('property: frozen throughout, equal to the new version as JSON, the old version unchanged, and at every place a part equal to the old one is the old one', (t) => {
+  const json = fc.jsonValue({ maxDepth: 4 });
+  fc.assert(
+    fc.property(json, json, fc.boolean(), fc.array(fc.boolean(), { minLength: 1, maxLength: 16 }), (before, unrelated, derive, flips) => {
+      const old = deepFreeze<unknown>(structuredClone(before));
+      const oldText = JSON.stringify(old);
+      let flip = 0;
+      const nextValue = derive ? mix(before, unrelated, () => flips[flip++ % flips.length]!) : unrelated;
+      const result = freezeShared(structuredClone(nextValue), old);
+      t.deepEqual(result, nextValue);
+      t.true(frozenThroughout(result));
+      t.is(JSON.stringify(old), oldText);
+      sharedWhereEqual(t, result, old, true);
+    }),
+    { numRuns: 300 },
+  );
+});
+
+/** Whether every object reachable from `value` is frozen. */
+function frozenThroughout(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return true;
+  return Object.isFrozen(value) && Object.values(value).every(frozenThroughout);
+}
+
+/** Asserts that every object part of `result` equal (members in any order) to `old`'s at the same place is `old`'s, and every `{}` below the root the shared one. */
+function sharedWhereEqual(t: ExecutionContext, result: unknown, old: unknown, root: boolean): void {
+  if (typeof result !== 'object' || result === null) return;
+  // A `__proto__` member is never shared, so neither is a part that holds one.
+  if (typeof old === 'object' && old !== null && JSON.stringify(sorted(result)) === JSON.stringify(sorted(old)) && !JSON.stringify(result).includes('"__proto__":')) {
+    t.is(result, old);
+    return;
+  }
+  if (!root && !Array.isArray(result) && Object.keys(result).length === 0) t.is(result, emptyObject);
+  for (const [key, value] of Object.entries(result)) {
+    const counterpart = typeof old === 'object' && old !== null && Array.isArray(old) === Array.isArray(result) && Object.hasOwn(old, key) && key !== '__proto__' ? (old as Record<string, unknown>)[key] : undefined;
+    sharedWhereEqual(t, value, counterpart, false);
+  }
 }
