@@ -40,20 +40,12 @@ import { Readable } from 'node:stream';
 import { pathToFileURL, fileURLToPath } from 'node:url';
 import { Observable, Subject, tap } from 'rxjs';
 import type { KubeObject, ListerWatcher, RawEvent, WatchMessage } from 'rx-informer';
+import { eventBenchSettings } from './eventBenchSettings.js';
 import { buildLibrary, importLibrary } from './library.js';
 import { stampedJson } from './workload.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const N = Number(process.env.BENCH_N ?? 100_000);
-const M = Number(process.env.BENCH_EVENTS ?? 20_000);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
-const CHUNK = Number(process.env.BENCH_CHUNK ?? 40);
-const gc = (globalThis as { gc?: () => void }).gc!;
-const turn = (): Promise<void> => new Promise((r) => setImmediate(r));
-const cpuMs = (): number => {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1000;
-};
+const { N, M, ROUNDS, CHUNK, gc, turn, cpuMs } = eventBenchSettings;
 
 // BENCH_DIST=<dir>: a compiled library already built there (e.g. a copy of dist/ kept as the
 // baseline of an A/B), measured as it is; by default src/ is compiled into dist/ first.

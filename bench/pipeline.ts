@@ -16,15 +16,11 @@
 import { performance } from 'node:perf_hooks';
 import { Subject, tap } from 'rxjs';
 import type { KubeObject, RawEvent } from 'rx-informer';
+import { eventBenchSettings } from './eventBenchSettings.js';
 import { buildLibrary, importLibrary } from './library.js';
 import { stampedJson } from './workload.js';
 
-const N = Number(process.env.BENCH_N ?? 100_000);
-const M = Number(process.env.BENCH_EVENTS ?? 20_000);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
-const CHUNK = Number(process.env.BENCH_CHUNK ?? 40);
-const gc = (globalThis as { gc?: () => void }).gc!;
-const turn = (): Promise<void> => new Promise((r) => setImmediate(r));
+const { N, M, ROUNDS, CHUNK, gc, turn, cpuMs } = eventBenchSettings;
 
 const listPages: string[] = [];
 for (let i = 0; i < N; i += 500) listPages.push(`[${Array.from({ length: Math.min(500, N - i) }, (_, k) => stampedJson(i + k, 1)).join(',')}]`);
@@ -44,11 +40,6 @@ const variants: [string, Lib | undefined, Probe][] = [
   ['src + receivedAt + metrics', src, { stamp: true, metrics: true }],
 ];
 for (const dir of process.argv.slice(2)) variants.push([dir, await importLibrary(buildLibrary(dir)), {}]);
-
-const cpuNow = (): number => {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1000;
-};
 
 async function once(lib: Lib | undefined, probe: Probe): Promise<{ sync: number; events: number; cpu: number }> {
   const source = new Subject<RawEvent<KubeObject>>();
@@ -81,7 +72,7 @@ async function once(lib: Lib | undefined, probe: Probe): Promise<{ sync: number;
   const sync = performance.now() - t0;
   await turn();
   const t1 = performance.now();
-  const c1 = cpuNow();
+  const c1 = cpuMs();
   for (let k = 0; k < M; k += CHUNK) {
     const arrivedAt = probe.stamp ? performance.timeOrigin + performance.now() : 0;
     for (let j = k; j < Math.min(M, k + CHUNK); j++) {
@@ -92,7 +83,7 @@ async function once(lib: Lib | undefined, probe: Probe): Promise<{ sync: number;
     }
     await turn();
   }
-  const cpu = cpuNow() - c1;
+  const cpu = cpuMs() - c1;
   if (lib && seen !== M) throw new Error(`saw ${seen} of ${M} updates`);
   source.complete();
   return { sync, events: lastSeen - t1, cpu };

@@ -17,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { oldNodes } from './helpers/oldNodes.js';
 
 const exec = promisify(execFile);
 const root = fileURLToPath(new URL('../', import.meta.url));
@@ -235,20 +236,6 @@ test('on Node older than 22.19, what talks to a server says so in one line; the 
     if (!version.includes('pretended')) t.log(`${version}:\n${failure?.stderr}`);
   }
 });
-
-/** Node binaries on this machine older than 22.19, by version. */
-async function oldNodes(): Promise<Map<string, string>> {
-  const candidates = new Set(['/usr/bin/node', '/usr/local/bin/node', '/bin/node']);
-  const which = await exec('which', ['-a', 'node']).catch(() => ({ stdout: '' }));
-  for (const line of which.stdout.split('\n')) if (line.trim()) candidates.add(line.trim());
-  const found = new Map<string, string>();
-  for (const candidate of candidates) {
-    const version = await exec(candidate, ['--version']).then((r) => r.stdout.trim(), () => undefined);
-    const [major = 0, minor = 0] = (version ?? '').replace(/^v/, '').split('.').map(Number);
-    if (version && (major < 22 || (major === 22 && minor < 19)) && !found.has(version)) found.set(version, candidate);
-  }
-  return found;
-}
 
 test('the package holds the library only: no bin, no CLI (the rx-informer-cli package has it)', async (t) => {
   const { pkg, manifest } = await project();

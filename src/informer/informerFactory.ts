@@ -1,21 +1,17 @@
 import type { KubeConfig } from '@kubernetes/client-node';
-import { defer, finalize, tap, type Observable, type Subscription } from 'rxjs';
-import { conflictingOptions, factoryKeys, knownKind, type CollectionKind } from './factoryIdentity.js';
+import type { Observable, Subscription } from 'rxjs';
+import { conflictingOptions, factoryKeys, type CollectionKind } from './factoryIdentity.js';
 
 export type { CollectionKind } from './factoryIdentity.js';
-import { informer, type Informer, type InformerOptions, type WhenSyncedOptions } from './informer.js';
-import { informerMetrics, type InformerMetrics, type ReconcileOutcomeReading } from '../metrics/informerMetrics.js';
+import type { Informer, InformerOptions, WhenSyncedOptions } from './informer.js';
+import type { InformerMetrics, ReconcileOutcomeReading } from '../metrics/informerMetrics.js';
 import type { LatencyObjective, LatencyObjectiveStatus } from '../metrics/latencyObjective.js';
-import { createHttpListerWatcher, type CollectionHooks } from '../sources/http/httpListerWatcher.js';
-import { crdGated } from '../sources/crd/crdGated.js';
-import type { RawEvent } from '../sources/rawEvent.js';
-import { crdTargetOf, crdWatch, type CrdWatch } from './crdWatch.js';
-import { resourceName } from '../client/resolveResource.js';
+import { crdGatedSources } from './crdGatedSources.js';
+import { factoryInformer, type FactoryContext, type FactoryEntry } from './factoryInformer.js';
 import { optionChecks } from '../options/optionChecks.js';
 import { checkKubeConfig } from '../client/checkKubeConfig.js';
 import type { ListWatchConfig } from '../sources/listWatchConfig.js';
 import type { ListWatchResource } from '../client/listWatchResource.js';
-import { reflector } from '../sources/reflector/reflector.js';
 import type { KubeObject } from '../store/kubeObject.js';
 
 /**
@@ -139,107 +135,29 @@ export function informerFactory(kubeConfig: KubeConfig, defaults: InformerFactor
   checkKubeConfig(kubeConfig);
   const abort = new AbortController();
   const keys = factoryKeys();
-  interface Made {
-    readonly shared: SharedInformer<KubeObject>;
-    /** The factory defaults with the first request: what later requests must agree with. */
-    readonly options: object;
-    /** Every key it is known under. */
-    readonly keys: Set<string>;
-  }
-  const byKey = new Map<string, Made>(); // every name of a collection → its informer
-  const made: Made[] = [];
+  const byKey = new Map<string, FactoryEntry>(); // every name of a collection → its informer
+  const made: FactoryEntry[] = [];
   const running: Subscription[] = [];
-  // A name learned later (by discovery, or from a list) for a collection that has an informer already.
-  const alias = (key: string, entry: Made): void => {
-    if (abort.signal.aborted || byKey.has(key)) return;
-    byKey.set(key, entry);
-    entry.keys.add(key);
-  };
-  // A 'held' informer that stopped: nobody holds it, so the factory lets it go (its next request makes a new one).
-  const forget = (entry: Made): void => {
-    const at = made.indexOf(entry);
-    if (at >= 0) made.splice(at, 1);
-    for (const key of entry.keys) if (byKey.get(key) === entry) byKey.delete(key);
-  };
-  // …and one started again by a holder that kept it is shared again, under the names still free.
-  const remember = (entry: Made): void => {
-    if (abort.signal.aborted || made.includes(entry)) return;
-    made.push(entry);
-    for (const key of entry.keys) if (!byKey.has(key)) byKey.set(key, entry);
-  };
-  let crds: CrdWatch | undefined;
-  const crdWatchOf = (): CrdWatch =>
-    (crds ??= crdWatch(kubeConfig, {
-      signal: abort.signal,
-      ...(defaults.scheduler ? { scheduler: defaults.scheduler } : {}),
-      ...(defaults.backoff ? { backoff: defaults.backoff } : {}),
-    }));
-
-  const create = <T extends KubeObject>(resource: ListWatchResource, options: SharedInformerOptions<T>, scope: string): Made => {
-    const metrics = informerMetrics({ ...(options.scheduler ? { scheduler: options.scheduler } : {}), ...(options.objective ? { objective: options.objective } : {}) });
-    const name = describeInformer(resource, options);
-    const config = { ...options, signal: abort.signal, onStatus: metrics.onStatus };
-    let kind = knownKind(resource);
-    const hooks: CollectionHooks = {
-      onResolved: ({ group, version, plural }) => alias(keys.collection(group, version, plural, scope), entry),
-      onKind: (apiVersion, named) => {
-        kind ??= { apiVersion, kind: named };
-        alias(keys.kind(apiVersion, named, scope), entry);
-      },
-    };
-    // Built now, so that bad options throw at this call.
-    const asAsked = reflector(createHttpListerWatcher<T>(kubeConfig, resource, config, hooks), config);
-    // A custom resource follows its CRD (one watch of CRDs for the factory): no request while the
-    // CRD does not serve it, a fresh List+Watch under the CRD's plural as soon as it does. Unless a
-    // 404 was asked to be fatal (fatalErrors 'permanent'): then a missing CRD fails it, as it asked.
-    const crd = options.fatalErrors === 'permanent' ? undefined : crdTargetOf(resource);
-    const open = (plural: string | undefined): Observable<RawEvent<T>> => {
-      if (plural === undefined || crd === undefined) return asAsked;
-      hooks.onResolved?.({ group: crd.group, version: crd.version, plural });
-      const named = { group: crd.group, version: crd.version, plural, ...(resource.namespace ? { namespace: resource.namespace } : {}) };
-      return reflector(createHttpListerWatcher<T>(kubeConfig, named, config, hooks), config);
-    };
-    const raw = crd === undefined ? asAsked : crdGated(crdWatchOf().inputs(crd), crd, open, options.scheduler);
-    const held = options.lifetime === 'held';
-    const source = defer(() => {
-      if (held) remember(entry);
-      return raw;
-    }).pipe(
-      tap({ next: (event) => metrics.onEvent(event) }),
-      finalize(() => {
-        metrics.onStop();
-        if (held) forget(entry);
-      }),
-    );
-    const inner = informer<T>(source, { ...options, name, onUpdate: (update) => metrics.onUpdate(update) });
-    const shared: SharedInformer<T> = {
-      updates$: inner.updates$,
-      snapshots$: inner.snapshots$,
-      changes$: inner.changes$,
-      synced$: inner.synced$,
-      errors$: inner.errors$,
-      status$: inner.status$,
-      get snapshot() {
-        return inner.snapshot;
-      },
-      connect: inner.connect,
-      whenSynced: inner.whenSynced,
-      addHandler: inner.addHandler,
-      resource,
-      get kind() {
-        return kind;
-      },
-      name,
-      metrics: () => metrics.read(),
-      objective$: metrics.objective$,
-      onReconcile: (outcome) => metrics.onReconcile(outcome),
-    };
-    const entry: Made = { shared: shared as unknown as SharedInformer<KubeObject>, options, keys: new Set() };
-    // Started now and kept running until dispose(), as SharedInformerFactory.Start does. A source
-    // that fails for good is not restarted: it is reported (FAILED on status$, whenSynced rejects).
-    // A 'held' informer runs only while something holds it, and is forgotten when it stops.
-    if (!held) running.push(inner.connect());
-    return entry;
+  const context: FactoryContext = {
+    kubeConfig,
+    signal: abort.signal,
+    keys,
+    sources: crdGatedSources(kubeConfig, { ...defaults, signal: abort.signal }),
+    alias: (key, entry) => {
+      if (abort.signal.aborted || byKey.has(key)) return;
+      byKey.set(key, entry);
+      entry.keys.add(key);
+    },
+    forget: (entry) => {
+      const at = made.indexOf(entry);
+      if (at >= 0) made.splice(at, 1);
+      for (const key of entry.keys) if (byKey.get(key) === entry) byKey.delete(key);
+    },
+    remember: (entry) => {
+      if (abort.signal.aborted || made.includes(entry)) return;
+      made.push(entry);
+      for (const key of entry.keys) if (!byKey.has(key)) byKey.set(key, entry);
+    },
   };
 
   return {
@@ -260,8 +178,12 @@ export function informerFactory(kubeConfig: KubeConfig, defaults: InformerFactor
         if (conflict !== undefined) throw conflict;
         return shared as unknown as SharedInformer<T>;
       }
-      const entry = create(resource, merged, scope);
-      alias(key, entry);
+      const entry = factoryInformer(context, resource, merged, scope);
+      // Started now and kept running until dispose(), as SharedInformerFactory.Start does. A source
+      // that fails for good is not restarted: it is reported (FAILED on status$, whenSynced rejects).
+      // A 'held' informer runs only while something holds it, and is forgotten when it stops.
+      if (merged.lifetime !== 'held') running.push(entry.shared.connect());
+      context.alias(key, entry);
       made.push(entry);
       return entry.shared as unknown as SharedInformer<T>;
     },
@@ -288,15 +210,4 @@ export function informerFactory(kubeConfig: KubeConfig, defaults: InformerFactor
       made.length = 0;
     },
   };
-}
-
-/** `configmaps`, `widgets.example.com in namespace x`, `Pod (v1) with labelSelector app=web`: how a factory informer is named in messages. */
-function describeInformer(resource: ListWatchResource, options: { labelSelector?: string; fieldSelector?: string; metadataOnly?: boolean }): string {
-  const what = 'plural' in resource ? resourceName(resource.group ?? '', resource.plural) : `${resource.kind} (${resource.apiVersion})`;
-  const parts = [what];
-  if (resource.namespace) parts.push(`in namespace ${resource.namespace}`);
-  if (options.labelSelector) parts.push(`with labelSelector ${options.labelSelector}`);
-  if (options.fieldSelector) parts.push(`with fieldSelector ${options.fieldSelector}`);
-  if (options.metadataOnly) parts.push('(metadata only)');
-  return parts.join(' ');
 }

@@ -96,7 +96,9 @@ function routeOf(ctx: ServerContext, method: string, url: URL, host: string): Ro
       return routeResource(ctx.store, method, segments.slice(3), a, b, url.searchParams);
     }
   }
-  return { kind: 'notFound' };
+  // Under /api and /version a web service of the real server claims the path and answers a Status;
+  // any other path (`/nope`) falls through to its mux, which answers `404 page not found` as text.
+  return root === undefined || root === 'api' || root === 'version' ? { kind: 'notFound' } : { kind: 'pageNotFound' };
 }
 
 async function serveResource(ctx: ServerContext, route: ResourceRoute, url: URL, req: IncomingMessage, res: ServerResponse): Promise<void> {

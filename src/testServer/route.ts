@@ -25,7 +25,7 @@ export type Route =
   | DiscoveryRoute
   | { readonly kind: 'openapi' }
   | { readonly kind: 'notFound' }
-  /** A path under a group version nothing serves: the real server's mux answers `404 page not found` as text. */
+  /** A path no API claims (`/nope`, a group version nothing serves): the real server's mux answers `404 page not found` as text. */
   | { readonly kind: 'pageNotFound' }
   | { readonly kind: 'methodNotAllowed' };
 

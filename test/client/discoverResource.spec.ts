@@ -6,17 +6,11 @@ import { firstValueFrom } from 'rxjs';
 import { KubeApiError } from '../../src/errors.js';
 import { discoverResource, splitResourceText } from '../../src/client/discoverResource.js';
 import { createTestApiServer, type TestApiServer } from '../../src/testServer/index.js';
+import { discoveryTestServer } from '../helpers/discoveryTestServer.js';
 
 let server: TestApiServer;
 test.before(async () => {
-  server = await createTestApiServer({
-    resources: [
-      { group: 'apps', version: 'v1', plural: 'deployments', kind: 'Deployment', namespaced: true, shortNames: ['deploy'] },
-      { group: 'example.com', version: 'v1', plural: 'widgets', kind: 'Widget', namespaced: false, shortNames: ['wd'] },
-      // Another group with a resource named like a core one: the core group must win for bare names.
-      { group: 'metrics.k8s.io', version: 'v1beta1', plural: 'pods', kind: 'PodMetrics', namespaced: true },
-    ],
-  });
+  server = await discoveryTestServer();
 });
 test.after.always(() => server?.close());
 

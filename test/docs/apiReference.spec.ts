@@ -4,12 +4,14 @@
  * and the main module's page names the others; each module page groups its exports by concept
  * (scripts/typedocConceptGroups.mjs), not by kind; and no link in it is unresolved: every relative
  * link reaches a file (and the anchor in it), every other one is https to a real host (a file name
- * such as `BENCHMARKS.md` turned into `http://BENCHMARKS.md` is what this catches).
+ * such as `BENCHMARKS.md` turned into `http://BENCHMARKS.md` is what this catches). It is built in a
+ * git checkout with no remote (TypeDoc asked `origin` for the source links and warned without one):
+ * the source links go to the repository package.json names, at the commit built.
  */
 import test from 'ava';
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, readFile, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,16 +23,34 @@ const exec = promisify(execFile);
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const concepts = new Set((conceptGroups as [string, string[]][]).map(([title]) => title));
 
-let built: Promise<string> | undefined;
-/** Builds the reference once for the file's tests; resolves with its directory. */
+/**
+ * A git checkout of this tree's files (tracked, and new ones not ignored) with no remote, as a fresh
+ * `git init` or a clone whose origin was removed has: the build must not depend on the remote.
+ */
+async function checkoutWithoutRemote(dir: string): Promise<{ checkout: string; commit: string }> {
+  const checkout = join(dir, 'checkout');
+  const files = (await exec('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: root, maxBuffer: 1 << 24 })).stdout.split('\0');
+  for (const file of files) if (file !== '' && existsSync(join(root, file))) await cp(join(root, file), join(checkout, file));
+  await symlink(join(root, 'node_modules'), join(checkout, 'node_modules'));
+  const git = (...args: string[]) => exec('git', ['-c', 'user.name=docs', '-c', 'user.email=docs@localhost', ...args], { cwd: checkout });
+  await git('init', '-q');
+  await git('add', '-A');
+  await git('commit', '-q', '--no-verify', '--no-gpg-sign', '-m', 'the tree as tested');
+  return { checkout, commit: (await git('rev-parse', 'HEAD')).stdout.trim() };
+}
+
+let built: Promise<{ dir: string; checkout: string; commit: string }> | undefined;
+/** Builds the reference once for the file's tests, in a checkout without a remote; resolves with its directory. */
 const reference = () =>
-  (built ??= mkdtemp(join(tmpdir(), 'rx-informer-docs-')).then(async (dir) => {
-    await exec(process.execPath, [join(root, 'node_modules/typedoc/bin/typedoc'), '--out', dir], { cwd: root, timeout: 300_000 });
-    return dir;
+  (built ??= mkdtemp(join(tmpdir(), 'rx-informer-docs-')).then(async (tmp) => {
+    const { checkout, commit } = await checkoutWithoutRemote(tmp);
+    const dir = join(tmp, 'api');
+    await exec(process.execPath, [join(root, 'node_modules/typedoc/bin/typedoc'), '--out', dir], { cwd: checkout, timeout: 300_000 });
+    return { dir, checkout, commit };
   }));
 test.after.always(async () => {
-  const dir = await built?.catch(() => undefined);
-  if (dir) await rm(dir, { recursive: true, force: true });
+  const done = await built?.catch(() => undefined);
+  if (done) await rm(dirname(done.dir), { recursive: true, force: true });
 });
 
 async function htmlFiles(dir: string): Promise<string[]> {
@@ -45,7 +65,7 @@ async function htmlFiles(dir: string): Promise<string[]> {
 const text = (html: string) => html.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
 
 test('the main page lists every entry point, and the main module names the others', async (t) => {
-  const dir = await reference();
+  const { dir } = await reference();
   const manifest = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as { name: string; exports: Record<string, unknown> };
   const entries = Object.keys(manifest.exports).filter((key) => key !== './package.json').map((key) => (key === '.' ? manifest.name : `${manifest.name}/${key.slice(2)}`));
   t.true(entries.includes('rx-informer/controller'));
@@ -56,7 +76,7 @@ test('the main page lists every entry point, and the main module names the other
 });
 
 test('each module page groups its exports by concept, none by kind', async (t) => {
-  const dir = await reference();
+  const { dir } = await reference();
   const modules = await readdir(join(dir, 'modules'));
   t.is(modules.length, 5);
   for (const file of modules) {
@@ -71,7 +91,7 @@ test('each module page groups its exports by concept, none by kind', async (t) =
 });
 
 test('no link of the reference is unresolved', async (t) => {
-  const dir = await reference();
+  const { dir } = await reference();
   const files = await htmlFiles(dir);
   const ids = new Map<string, Set<string>>();
   const idsOf = async (file: string) => {
@@ -99,4 +119,16 @@ test('no link of the reference is unresolved', async (t) => {
   }
   t.true(checked > 1000, `${checked} links`);
   t.deepEqual(broken, []);
+});
+
+test('source links go to the repository package.json names, at the commit built, whatever the checkout\'s remote', async (t) => {
+  const { dir, checkout, commit } = await reference();
+  const manifest = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as { repository: string };
+  const repository = `https://github.com/${manifest.repository.replace(/^github:/, '')}`;
+  const links = new Set<string>();
+  for (const file of await htmlFiles(dir)) for (const [, href = ''] of (await readFile(file, 'utf8')).matchAll(/<a\s[^>]*?href="(https:\/\/[^"]*\/blob\/[^"]*)"/g)) links.add(href);
+  t.true(links.size > 200, `${links.size} source links`);
+  const prefix = `${repository}/blob/${commit}/`;
+  t.deepEqual([...links].filter((link) => !link.startsWith(prefix) || !/#L\d+$/.test(link)), [], prefix);
+  t.deepEqual([...links].map((link) => link.slice(prefix.length).split('#')[0]!).filter((path) => !existsSync(join(checkout, path))), [], 'each names a file of the checkout');
 });

@@ -272,10 +272,16 @@ test('discovery documents and unknown paths', async (t) => {
       t.like(resources.resources[0], { name: 'widgets', kind: 'Widget', namespaced: true, shortNames: ['wd'] });
       t.is((await call(`${server.url}/apis/example.com`)).json.kind, 'APIGroup');
       t.is((await call(`${server.url}/version`)).json.gitVersion.startsWith('v1.'), true);
-      for (const path of ['/nope', '/api/v2', '/api/v1/namespaces/a/configmaps/x/y/z']) {
+      // Under /api and /version the real server's web services answer a Status (probed on kube-apiserver v1.36.3)…
+      for (const path of ['/api/v2', '/api/v1/namespaces/a/configmaps/x/y/z', '/version/x']) {
         const reply = await call(`${server.url}${path}`);
         t.is(reply.status, 404, path);
         t.is(reply.json.kind, 'Status', path);
+      }
+      // …and a path no API claims falls through to its mux: plain text.
+      for (const path of ['/nope', '/nope/deeper']) {
+        const reply = await fetch(`${server.url}${path}`);
+        t.deepEqual([reply.status, reply.headers.get('content-type'), await reply.text()], [404, 'text/plain; charset=utf-8', '404 page not found\n'], path);
       }
       // A group version nothing serves: plain text, as kube-apiserver v1.36.3 answers it (probed with curl).
       const unserved = await fetch(`${server.url}/apis/nope.io/v1`);

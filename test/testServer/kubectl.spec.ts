@@ -139,3 +139,11 @@ test('kubectl finds a custom resource through discovery', async (t) => {
     t.regex((await k.run('get', 'wd', 'w1', '-o', 'name')).stdout, /^widget\.example\.com\/w1$/m);
   });
 });
+
+test('kubectl get --raw of a path no API claims fails as it does against kube-apiserver v1.36.3', async (t) => {
+  await withKubectl(async (k) => {
+    // The server answers `404 page not found` as text, as the real one's mux does; kubectl, like
+    // client-go, reads a 404 without a Status as the generic NotFound.
+    await t.throwsAsync(k.run('get', '--raw', '/nope'), { message: /\nError from server \(NotFound\): the server could not find the requested resource\n$/ });
+  });
+});

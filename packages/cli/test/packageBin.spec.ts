@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { createTestApiServer } from 'rx-informer/test-server';
+import { oldNodes } from '../../../test/helpers/oldNodes.js';
 import { spawnCommand } from './spawnCli.js';
 
 const exec = promisify(execFile);
@@ -76,20 +77,6 @@ test('the tarball holds the bundle and the manifest only', async (t) => {
   t.true(tarball.includes('dist/bin.js') && tarball.includes('dist/main.js'));
   t.deepEqual(tarball.filter((path) => !/^dist\/[\w-]+\.c?js$/.test(path) && path !== 'package.json'), []);
 });
-
-/** Node binaries on this machine older than 22.19, by version. */
-async function oldNodes(): Promise<Map<string, string>> {
-  const candidates = new Set(['/usr/bin/node', '/usr/local/bin/node', '/bin/node']);
-  const which = await exec('which', ['-a', 'node']).catch(() => ({ stdout: '' }));
-  for (const line of which.stdout.split('\n')) if (line.trim()) candidates.add(line.trim());
-  const found = new Map<string, string>();
-  for (const candidate of candidates) {
-    const version = await exec(candidate, ['--version']).then((r) => r.stdout.trim(), () => undefined);
-    const [major = 0, minor = 0] = (version ?? '').replace(/^v/, '').split('.').map(Number);
-    if (version && (major < 22 || (major === 22 && minor < 19)) && !found.has(version)) found.set(version, candidate);
-  }
-  return found;
-}
 
 test('the installed CLI on Node older than 22.19 says so in one line and exits 1; on this Node it runs', async (t) => {
   const { bin, manifest: installed } = await project();
