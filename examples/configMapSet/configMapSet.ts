@@ -100,7 +100,7 @@ export function configMapSetOperator(options: OperatorOptions): Observable<Contr
       const invalid = wanted.map(([key]) => key).filter((key) => !/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(key) || `${set.metadata!.name}-${key}`.length > 253);
       if (invalid.length > 0) {
         const message = `spec.configMaps keys must be DNS labels: ${invalid.join(', ')}`;
-        await recorder.publish({ type: 'Warning', reason: 'InvalidSpec', action: 'Reconcile', note: message, regarding: set });
+        await recorder.publish({ type: 'Warning', reason: 'InvalidSpec', action: 'Reconcile', note: message, regarding: set }, { signal });
         await writeStatus(client, set, { status: 'False', reason: 'InvalidSpec', message }, ownedBy(configMaps.snapshot, set, 'owner').length, signal);
         throw terminal(new Error(message));
       }
@@ -113,13 +113,13 @@ export function configMapSetOperator(options: OperatorOptions): Observable<Contr
         if (result === 'unchanged') continue;
         const reason = result === 'created' ? 'Created' : 'Updated';
         log(`${reason.toLowerCase()} ConfigMap ${setNamespace}/${name}`);
-        await recorder.publish({ type: 'Normal', reason, action: `${reason === 'Created' ? 'Create' : 'Update'}ConfigMap`, note: `${reason.toLowerCase()} ConfigMap ${name}`, regarding: set, related: desired });
+        await recorder.publish({ type: 'Normal', reason, action: `${reason === 'Created' ? 'Create' : 'Update'}ConfigMap`, note: `${reason.toLowerCase()} ConfigMap ${name}`, regarding: set, related: desired }, { signal });
       }
       for (const child of ownedBy(configMaps.snapshot, set, 'owner')) {
         if (names.has(child.metadata!.name!)) continue;
         await client.delete(child, { preconditions: { uid: child.metadata!.uid! }, signal });
         log(`deleted ConfigMap ${setNamespace}/${child.metadata!.name}`);
-        await recorder.publish({ type: 'Normal', reason: 'Deleted', action: 'DeleteConfigMap', note: `deleted ConfigMap ${child.metadata!.name}`, regarding: set, related: child });
+        await recorder.publish({ type: 'Normal', reason: 'Deleted', action: 'DeleteConfigMap', note: `deleted ConfigMap ${child.metadata!.name}`, regarding: set, related: child }, { signal });
       }
       await writeStatus(client, set, { status: 'True', reason: 'Reconciled', message: `${names.size} ConfigMaps as specified` }, names.size, signal);
       return { requeueAfterMs: resyncMs };
@@ -130,7 +130,7 @@ export function configMapSetOperator(options: OperatorOptions): Observable<Contr
         await client.delete(child, { preconditions: { uid: child.metadata!.uid! }, signal });
         log(`deleted ConfigMap ${child.metadata!.namespace}/${child.metadata!.name}`);
       }
-      await recorder.publish({ type: 'Normal', reason: 'CleanedUp', action: 'Finalize', note: 'deleted the ConfigMaps of the set', regarding: set });
+      await recorder.publish({ type: 'Normal', reason: 'CleanedUp', action: 'Finalize', note: 'deleted the ConfigMaps of the set', regarding: set }, { signal });
       log(`cleaned up ${set.metadata!.namespace}/${set.metadata!.name}`);
       return {};
     };
