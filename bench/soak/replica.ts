@@ -36,7 +36,6 @@ const election = leaderElection({
   onError: (error) => log({ event: 'electionError', message: String(error) }),
 }).pipe(share());
 
-let runs = 0;
 const leadership = election.subscribe({
   next: (state) => log({ event: 'leadership', state: state.state, holder: state.holder ?? null }),
   error: (error: unknown) => log({ event: 'fatal', message: String(error) }),
@@ -51,7 +50,7 @@ const operator = configMapSetOperator({
     const cleaned = /^cleaned up (\S+)$/.exec(line);
     if (cleaned) log({ event: 'cleanup', key: cleaned[1] });
   },
-  onRun: (phase, key, set) => log({ event: phase, key, run: phase === 'start' ? ++runs : runs, rv: set?.metadata?.resourceVersion ?? null, deleting: Boolean(set?.metadata?.deletionTimestamp) }),
+  onRun: (phase, key, set, run) => log({ event: phase, key, run, rv: set?.metadata?.resourceVersion ?? null, deleting: Boolean(set?.metadata?.deletionTimestamp) }),
 })
   .pipe(whileLeading(election))
   .subscribe({

@@ -76,8 +76,12 @@ export interface OperatorOptions {
   readonly log?: (line: string) => void;
   /** How often a set is looked at again when nothing changed (default 5 min). */
   readonly resyncMs?: number;
-  /** Called when a run of a set starts and when it ends (a soak checks no set is run twice at once). */
-  readonly onRun?: (phase: 'start' | 'end', key: string, set: ConfigMapSet | undefined) => void;
+  /**
+   * Called when a run of a set starts and when it ends, with the run's number (counted across every
+   * subscription of this operator, the same at start and end): a soak checks no set is run twice at
+   * once, by two replicas or by one across two leadership terms.
+   */
+  readonly onRun?: (phase: 'start' | 'end', key: string, set: ConfigMapSet | undefined, run: number) => void;
 }
 
 /**
@@ -86,6 +90,7 @@ export interface OperatorOptions {
  */
 export function configMapSetOperator(options: OperatorOptions): Observable<ControllerOutcome> {
   const { kubeConfig, namespace, instance, shutdownOn, concurrency = 4, probes, onProbes, log = () => undefined, resyncMs = 300_000, onRun } = options;
+  let runs = 0;
   return defer(() => {
     const factory = informerFactory(kubeConfig, { transform: stripManagedFields });
     const scope = namespace ? { namespace } : {};
@@ -142,11 +147,12 @@ export function configMapSetOperator(options: OperatorOptions): Observable<Contr
       concurrency,
       reconcile: async (set, { signal, ref }) => {
         const key = `${ref.namespace}/${ref.name}`;
-        onRun?.('start', key, set);
+        const run = ++runs;
+        onRun?.('start', key, set, run);
         try {
           return set === undefined ? undefined : await finalizer(client, finalizerName, set, { apply, cleanup }, { signal });
         } finally {
-          onRun?.('end', key, set);
+          onRun?.('end', key, set, run);
         }
       },
       ...(shutdownOn ? { shutdownOn } : {}),
