@@ -27,6 +27,7 @@ import {
   type ControllerOutcome,
   type FinalizerContext,
   type HealthProbeServer,
+  type Leadership,
   type ResourceClient,
 } from 'rx-informer/controller';
 
@@ -81,6 +82,10 @@ export interface OperatorOptions {
    * subscription of this operator, the same at start and end): a soak checks no set is run twice at
    * once, by two replicas or by one across two leadership terms.
    */
+  /** Reconcile only while this replica leads (`leaderElection()`); the informers run on followers too with `warmReplicas`. */
+  readonly leadership?: Observable<Leadership>;
+  /** With `leadership`: followers keep their caches synced, so a new leader starts warm. Default false. */
+  readonly warmReplicas?: boolean;
   readonly onRun?: (phase: 'start' | 'end', key: string, set: ConfigMapSet | undefined, run: number) => void;
 }
 
@@ -89,7 +94,7 @@ export interface OperatorOptions {
  * probes), unsubscribing stops it; `shutdownOn` stops it gracefully.
  */
 export function configMapSetOperator(options: OperatorOptions): Observable<ControllerOutcome> {
-  const { kubeConfig, namespace, instance, shutdownOn, concurrency = 4, probes, onProbes, log = () => undefined, resyncMs = 300_000, onRun } = options;
+  const { kubeConfig, namespace, instance, shutdownOn, concurrency = 4, probes, onProbes, log = () => undefined, resyncMs = 300_000, onRun, leadership, warmReplicas } = options;
   let runs = 0;
   return defer(() => {
     const factory = informerFactory(kubeConfig, { transform: stripManagedFields });
@@ -156,6 +161,7 @@ export function configMapSetOperator(options: OperatorOptions): Observable<Contr
         }
       },
       ...(shutdownOn ? { shutdownOn } : {}),
+      ...(leadership ? { leadership, ...(warmReplicas !== undefined ? { warmReplicas } : {}) } : {}),
     });
     const probes$ = probes ? serveHealthProbes({ ...probes, readiness: { informers: informersReady([sets, configMaps]) } }).pipe(tap((server) => onProbes?.(server))) : EMPTY;
     // The probes serve for as long as the controller runs.
