@@ -23,6 +23,10 @@ export interface FinalizerHandlers<T, R> {
   readonly cleanup: (object: T, context: FinalizerContext) => R | Promise<R>;
 }
 
+/** uid\0finalizer of the finalizers this process removed from deleting objects, oldest first. */
+const removed = new Set<string>();
+const removedKept = 10_000;
+
 /**
  * Runs a reconciler under a finalizer, in the four states of kube-rs's `finalizer()`:
  *
@@ -32,6 +36,13 @@ export interface FinalizerHandlers<T, R> {
  * finalizer present, deleting     → cleanup(object); once it succeeded, remove it (test of the entry at its index)
  * finalizer absent,  deleting     → nothing, return {}
  * ```
+ *
+ * A deleting object that still lists a finalizer this process has removed from it (by uid) is a
+ * version from before that removal — a finalizer cannot come back once deletion has begun — so the
+ * cache has not caught up yet: it is left alone, returning {}, instead of being cleaned up a second
+ * time. A run can see such a version when read-your-own-writes stops waiting for a cache that is
+ * behind (a watch cut by an API server restart, say). The process remembers the last 10,000
+ * removals.
  *
  * The patches are guarded by the finalizer list itself, not by the resourceVersion, so a status
  * write or any other change by another writer does not make them fail; a change of the list does
@@ -81,6 +92,8 @@ export async function finalizer<T extends KubeObject, R>(
   const context: FinalizerContext = options.signal ? { signal: options.signal } : {};
   if (index >= 0 && !deleting) return handlers.apply(object, context);
   if (index >= 0) {
+    const removal = `${object.metadata?.uid ?? ''}\0${name}`;
+    if (object.metadata?.uid !== undefined && removed.has(removal)) return {};
     const outcome = await handlers.cleanup(object, context);
     const path = `/metadata/finalizers/${index}`;
     const remove: JsonPatchOperation[] = [
@@ -88,6 +101,8 @@ export async function finalizer<T extends KubeObject, R>(
       { op: 'remove', path },
     ];
     await client.patch(target, remove, { type: 'json', ...options });
+    removed.add(removal);
+    if (removed.size > removedKept) removed.delete(removed.values().next().value!);
     return outcome;
   }
   if (deleting) return {};

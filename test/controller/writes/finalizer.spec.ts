@@ -108,6 +108,24 @@ test('against the API server: add, apply, delete, cleanup, gone; a stale list is
   }
 });
 
+test('against the API server: a cache still showing an object this process finalized does not run its cleanup again (the soak saw it once read-your-own-writes stopped waiting)', async (t) => {
+  const server = await createTestApiServer();
+  const client = resourceClient(server.kubeConfig);
+  try {
+    const log: string[] = [];
+    server.create('configmaps', { metadata: { name: 'a', namespace: 'n', finalizers: [name] } });
+    server.delete('configmaps', 'n', 'a');
+    const doomed = { apiVersion: 'v1', kind: 'ConfigMap', ...server.get('configmaps', 'n', 'a')! } as KubeObject;
+    t.deepEqual(await finalizer(client, name, doomed, handlers(log)), { requeueAfterMs: 1 });
+    t.is(server.get('configmaps', 'n', 'a'), undefined, 'finalized: gone');
+    t.deepEqual(await finalizer(client, name, doomed, handlers(log)), {}, 'the same version again, as a cache behind the removal hands it');
+    t.deepEqual(log, ['cleanup a'], 'cleaned up once');
+  } finally {
+    client.close();
+    await server.close();
+  }
+});
+
 test('apply and cleanup get the abort signal of the run, so their own writes stop when the run is stopped (a leader that lost its lease)', async (t) => {
   const { client } = recordingClient();
   const abort = new AbortController();
