@@ -23,9 +23,17 @@ export interface FinalizerHandlers<T, R> {
   readonly cleanup: (object: T, context: FinalizerContext) => R | Promise<R>;
 }
 
-/** uid\0finalizer of the finalizers this process removed from deleting objects, oldest first. */
-const removed = new Set<string>();
-const removedKept = 10_000;
+/**
+ * What this process did for a finalizer of a deleting object, by `uid\0finalizer`, oldest first:
+ * `cleaned` (its cleanup succeeded, the removal has not) or `removed`. At most 10,000 kept.
+ */
+const done = new Map<string, 'cleaned' | 'removed'>();
+const doneKept = 10_000;
+const remember = (key: string, step: 'cleaned' | 'removed'): void => {
+  done.delete(key);
+  done.set(key, step);
+  if (done.size > doneKept) done.delete(done.keys().next().value!);
+};
 
 /**
  * Runs a reconciler under a finalizer, in the four states of kube-rs's `finalizer()`:
@@ -41,8 +49,11 @@ const removedKept = 10_000;
  * version from before that removal — a finalizer cannot come back once deletion has begun — so the
  * cache has not caught up yet: it is left alone, returning {}, instead of being cleaned up a second
  * time. A run can see such a version when read-your-own-writes stops waiting for a cache that is
- * behind (a watch cut by an API server restart, say). The process remembers the last 10,000
- * removals.
+ * behind (a watch cut by an API server restart, say). Likewise a cleanup that succeeded is not run
+ * again when only the removal failed (an API server going away, an answer lost): the next run of
+ * the object retries the removal alone. So within one process a cleanup runs once per object;
+ * across processes (a leader killed between its cleanup and the removal) it is at least once. The
+ * process remembers the last 10,000 such objects.
  *
  * The patches are guarded by the finalizer list itself, not by the resourceVersion, so a status
  * write or any other change by another writer does not make them fail; a change of the list does
@@ -92,17 +103,19 @@ export async function finalizer<T extends KubeObject, R>(
   const context: FinalizerContext = options.signal ? { signal: options.signal } : {};
   if (index >= 0 && !deleting) return handlers.apply(object, context);
   if (index >= 0) {
-    const removal = `${object.metadata?.uid ?? ''}\0${name}`;
-    if (object.metadata?.uid !== undefined && removed.has(removal)) return {};
-    const outcome = await handlers.cleanup(object, context);
+    const uid = object.metadata?.uid;
+    const key = `${uid ?? ''}\0${name}`;
+    const step = uid === undefined ? undefined : done.get(key);
+    if (step === 'removed') return {};
+    const outcome = step === 'cleaned' ? {} : await handlers.cleanup(object, context);
+    if (uid !== undefined) remember(key, 'cleaned');
     const path = `/metadata/finalizers/${index}`;
     const remove: JsonPatchOperation[] = [
       { op: 'test', path, value: name },
       { op: 'remove', path },
     ];
     await client.patch(target, remove, { type: 'json', ...options });
-    removed.add(removal);
-    if (removed.size > removedKept) removed.delete(removed.values().next().value!);
+    if (uid !== undefined) remember(key, 'removed');
     return outcome;
   }
   if (deleting) return {};

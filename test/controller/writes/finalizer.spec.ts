@@ -65,6 +65,17 @@ test('a failing cleanup keeps the finalizer: nothing is written and the error co
   t.deepEqual(patchesOf(calls), []);
 });
 
+test('present, deleting, the removal failed after a cleanup that succeeded: the next run retries the removal alone', async (t) => {
+  const { client, calls, state } = recordingClient();
+  const log: string[] = [];
+  const doomed = object({ uid: 'u-removal-fails', finalizers: [name], deletionTimestamp: '2026-12-01T00:00:00Z' });
+  state.failures = 1;
+  await t.throwsAsync(finalizer(client, name, doomed, handlers(log)), { message: 'boom' });
+  t.deepEqual(await finalizer(client, name, doomed, handlers(log)), {});
+  t.deepEqual(log, ['cleanup a'], 'cleaned up once');
+  t.is(patchesOf(calls).length, 1, 'the removal written on the second run');
+});
+
 test('absent, deleting: nothing to do', async (t) => {
   const { client, calls } = recordingClient();
   const log: string[] = [];
