@@ -89,8 +89,9 @@ interface Series {
  * `retryDelayMs` apart, and then given up (reported to `onError`): recording an event never fails
  * a reconcile. Events are best effort, as in client-go: a caller that awaits `publish` passes its
  * run's `signal`, which gives the event up when the run is aborted (its leadership term ended,
- * the controller stopped), so that no run outlives its term waiting for an Event. The reference to the regarding object leaves out its resourceVersion, so
- * occurrences across versions of one object fold into one series.
+ * the controller stopped), so that no run outlives its term waiting for an Event. The reference
+ * to the regarding object leaves out its resourceVersion, so occurrences across versions of one
+ * object fold into one series.
  *
  * ## Example
  * ```ts
@@ -181,8 +182,17 @@ export function eventRecorder(client: ResourceClient, config: EventRecorderConfi
       void next.then(() => {
         if (chains.get(key) === next) chains.delete(key);
       });
+      if (signal === undefined) return next;
       // An aborted publish resolves at once; its place in the series' chain settles when its write does.
-      return signal === undefined ? next : Promise.race([next, aborted(signal)]);
+      return new Promise<void>((resolve) => {
+        const done = (): void => {
+          signal.removeEventListener('abort', done);
+          resolve();
+        };
+        if (signal.aborted) return resolve();
+        signal.addEventListener('abort', done, { once: true });
+        void next.then(done);
+      });
     },
   };
 }
@@ -234,15 +244,6 @@ function pause(scheduler: SchedulerLike, ms: number, signal: AbortSignal | undef
       resolve();
     };
     signal?.addEventListener('abort', stop, { once: true });
-  });
-}
-
-/** Resolves when `signal` aborts (never, without one). */
-function aborted(signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal === undefined) return;
-    if (signal.aborted) return resolve();
-    signal.addEventListener('abort', () => resolve(), { once: true });
   });
 }
 

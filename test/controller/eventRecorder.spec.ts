@@ -3,6 +3,7 @@
  * against the in-process API server (the Events it stores).
  */
 import test from 'ava';
+import { getEventListeners } from 'node:events';
 import { VirtualTimeScheduler } from 'rxjs';
 import { eventRecorder, type EventToPublish } from '../../src/controller/eventRecorder.js';
 import { resourceClient } from '../../src/client/resourceClient.js';
@@ -110,6 +111,16 @@ test('an aborted signal gives the event up: publish resolves at once, no try aft
   t.is(errors.length, 1, 'the given-up event is reported');
   await settle(scheduler, recorder.publish(created, { signal: abort.signal }));
   t.is(state.failures, 99, 'an already aborted signal: not tried at all');
+});
+
+test('a long-lived signal passed to many publishes keeps no listener once each is written', async (t) => {
+  const scheduler = new VirtualTimeScheduler();
+  const { client, calls } = recordingClient();
+  const recorder = eventRecorder(client, { controller: 'ctl', scheduler });
+  const lifetime = new AbortController();
+  for (let i = 0; i < 20; i++) await settle(scheduler, recorder.publish({ ...created, reason: `R${i}` }, { signal: lifetime.signal }));
+  t.is(calls.length, 20);
+  t.is(getEventListeners(lifetime.signal, 'abort').length, 0);
 });
 
 test('a series whose Event is gone on the server (404) starts a new Event', async (t) => {
