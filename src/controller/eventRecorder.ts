@@ -182,17 +182,8 @@ export function eventRecorder(client: ResourceClient, config: EventRecorderConfi
       void next.then(() => {
         if (chains.get(key) === next) chains.delete(key);
       });
-      if (signal === undefined) return next;
       // An aborted publish resolves at once; its place in the series' chain settles when its write does.
-      return new Promise<void>((resolve) => {
-        const done = (): void => {
-          signal.removeEventListener('abort', done);
-          resolve();
-        };
-        if (signal.aborted) return resolve();
-        signal.addEventListener('abort', done, { once: true });
-        void next.then(done);
-      });
+      return signal === undefined ? next : settledOrAborted(next, signal);
     },
   };
 }
@@ -244,6 +235,19 @@ function pause(scheduler: SchedulerLike, ms: number, signal: AbortSignal | undef
       resolve();
     };
     signal?.addEventListener('abort', stop, { once: true });
+  });
+}
+
+/** Resolves when `work` settles or `signal` aborts, whichever comes first; leaves no listener behind. */
+function settledOrAborted(work: Promise<void>, signal: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const done = (): void => {
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    if (signal.aborted) return resolve();
+    signal.addEventListener('abort', done, { once: true });
+    void work.then(done);
   });
 }
 
