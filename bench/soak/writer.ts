@@ -67,7 +67,8 @@ async function configMapWrite(): Promise<void> {
     const status = await send('cm-create', 'POST', cmPath(), { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${n}`, labels: { 'soak/group': group() } }, data: { v: String(random.int(1e6)) } });
     // Refused for certain (API server shutting down, throttled): not there. Anything else may have
     // been written (an answer lost), so it stays on the list; deleting one that is not there is a 404.
-    if (status === 503 || status === 429) configMaps.splice(configMaps.indexOf(n), 1);
+    const at = configMaps.indexOf(n); // a delete may have taken it meanwhile
+    if ((status === 503 || status === 429) && at >= 0) configMaps.splice(at, 1);
   } else if ((roll < 0.5 && !low) || high) {
     if (configMaps.length === 0) return;
     const n = removeAt(configMaps, random.int(configMaps.length));

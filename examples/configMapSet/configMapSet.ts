@@ -77,15 +77,15 @@ export interface OperatorOptions {
   readonly log?: (line: string) => void;
   /** How often a set is looked at again when nothing changed (default 5 min). */
   readonly resyncMs?: number;
+  /** Reconcile only while this replica leads (`leaderElection()`); the informers run on followers too with `warmReplicas`. */
+  readonly leadership?: Observable<Leadership>;
+  /** With `leadership`: followers keep their caches synced, so a new leader starts warm. Default false. */
+  readonly warmReplicas?: boolean;
   /**
    * Called when a run of a set starts and when it ends, with the run's number (counted across every
    * subscription of this operator, the same at start and end): a soak checks no set is run twice at
    * once, by two replicas or by one across two leadership terms.
    */
-  /** Reconcile only while this replica leads (`leaderElection()`); the informers run on followers too with `warmReplicas`. */
-  readonly leadership?: Observable<Leadership>;
-  /** With `leadership`: followers keep their caches synced, so a new leader starts warm. Default false. */
-  readonly warmReplicas?: boolean;
   readonly onRun?: (phase: 'start' | 'end', key: string, set: ConfigMapSet | undefined, run: number) => void;
 }
 
