@@ -55,7 +55,7 @@ export type { FinalizerContext, FinalizerHandlers } from './controller/writes/fi
 
 /* Events and probes */
 export { eventRecorder } from './controller/eventRecorder.js';
-export type { EventObjectReference, EventRecorder, EventRecorderConfig, EventToPublish } from './controller/eventRecorder.js';
+export type { EventObjectReference, EventRecorder, EventRecorderConfig, EventToPublish, EventPublishOptions } from './controller/eventRecorder.js';
 export { serveHealthProbes } from './controller/healthProbes.js';
 export type { HealthCheck, HealthProbeServer, HealthProbesConfig } from './controller/healthProbes.js';
 export { informersReady } from './controller/informersReady.js';

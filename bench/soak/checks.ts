@@ -12,36 +12,33 @@ export interface Overlap {
 }
 
 /**
- * Runs of one key that overlapped in time across replicas. A run is `start` … `end` of one replica;
+ * Runs of one key that overlapped in time, across replicas or within one replica (a run of an
+ * earlier leadership term still going when the next term's run of the key began). A run is
+ * `start` … `end` of one replica, told apart by its `run` number (the key, in logs without one);
  * a replica that died mid-run (`deaths`: replica → time of its SIGKILL) ends its open runs then.
  */
 export function overlappingRuns(lines: readonly LogLine[], deaths: ReadonlyMap<string, number>, endOfRun: number): Overlap[] {
-  const open = new Map<string, number>(); // replica\0key → start
+  const open = new Map<string, { key: string; from: number }>(); // replica\0run → its key and start
   const runs = new Map<string, Array<{ replica: string; from: number; to: number }>>();
-  const close = (replica: string, key: string, to: number): void => {
-    const id = `${replica}\0${key}`;
-    const from = open.get(id);
-    if (from === undefined) return;
+  const idOf = (line: LogLine): string => `${line.replica}\0${String(line['run'] ?? line.key)}`;
+  const close = (id: string, to: number): void => {
+    const run = open.get(id);
+    if (run === undefined) return;
     open.delete(id);
-    const list = runs.get(key) ?? [];
-    list.push({ replica, from, to });
-    runs.set(key, list);
+    const list = runs.get(run.key) ?? [];
+    list.push({ replica: id.slice(0, id.indexOf('\0')), from: run.from, to });
+    runs.set(run.key, list);
   };
   for (const line of lines) {
-    if (line.event === 'start') open.set(`${line.replica}\0${String(line.key)}`, line.at);
-    else if (line.event === 'end') close(line.replica, String(line.key), line.at);
+    if (line.event === 'start') open.set(idOf(line), { key: String(line.key), from: line.at });
+    else if (line.event === 'end') close(idOf(line), line.at);
   }
-  for (const id of [...open.keys()]) {
-    const [replica, key] = id.split('\0') as [string, string];
-    close(replica, key, deaths.get(replica) ?? endOfRun);
-  }
+  for (const id of [...open.keys()]) close(id, deaths.get(id.slice(0, id.indexOf('\0'))) ?? endOfRun);
   const overlaps: Overlap[] = [];
   for (const [key, list] of runs) {
     list.sort((x, y) => x.from - y.from);
     for (let i = 0; i < list.length; i++) {
-      for (let j = i + 1; j < list.length && list[j]!.from < list[i]!.to; j++) {
-        if (list[j]!.replica !== list[i]!.replica) overlaps.push({ key, a: list[i]!.replica, b: list[j]!.replica, at: list[j]!.from });
-      }
+      for (let j = i + 1; j < list.length && list[j]!.from < list[i]!.to; j++) overlaps.push({ key, a: list[i]!.replica, b: list[j]!.replica, at: list[j]!.from });
     }
   }
   return overlaps;

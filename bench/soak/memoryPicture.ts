@@ -24,7 +24,8 @@ export function memoryPicture(samples: ReadonlyArray<{ process: string; at: numb
   });
   const ticks = faults.map((f) => `<line x1="${x(f.at).toFixed(1)}" x2="${x(f.at).toFixed(1)}" y1="${height - pad.bottom}" y2="${height - pad.bottom + 6}" stroke="#444"><title>${f.kind}</title></line>`);
   const axis = [0, 0.5, 1].map((f) => `<text x="${pad.left - 6}" y="${y(f * mMax * 2 ** 20) + 4}" font-size="10" text-anchor="end">${(f * mMax).toFixed(0)} MiB</text>`);
-  const minutes = Array.from({ length: Math.floor(tMax / 60_000) + 1 }, (_, m) => `<text x="${x(m * 60_000)}" y="${height - 8}" font-size="10" text-anchor="middle">${m} min</text>`);
+  const step = tMax > 12 * 60_000 ? 5 : 1; // minutes between labels
+  const minutes = Array.from({ length: Math.floor(tMax / 60_000 / step) + 1 }, (_, i) => `<text x="${x(i * step * 60_000)}" y="${height - 8}" font-size="10" text-anchor="middle">${i * step} min</text>`);
   return [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="sans-serif">`,
     `<rect width="100%" height="100%" fill="white"/>`,

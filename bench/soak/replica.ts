@@ -8,13 +8,14 @@
  * On SIGTERM it stops (the operator, then the election, releasing the lease), waits for its
  * handles to close, logs what is still open (`leaks`) and exits.
  *
- * Environment: SOAK_KUBECONFIG, SOAK_LOG, SOAK_NAME, SOAK_NAMESPACE, and optionally the lease timing
- * SOAK_LEASE_MS, SOAK_RENEW_MS, SOAK_RETRY_MS (all three).
+ * Environment: SOAK_KUBECONFIG, SOAK_LOG, SOAK_NAME, SOAK_NAMESPACE, SOAK_WARM (`0`: no warm
+ * replicas, the followers hold no cache), and optionally the lease timing SOAK_LEASE_MS,
+ * SOAK_RENEW_MS, SOAK_RETRY_MS (all three).
  */
 import { KubeConfig } from '@kubernetes/client-node';
 import { appendFileSync } from 'node:fs';
 import { share } from 'rxjs';
-import { leaderElection, leaseClient, resourceClient, whileLeading } from 'rx-informer/controller';
+import { leaderElection, leaseClient, resourceClient } from 'rx-informer/controller';
 import { configMapSetOperator } from '../../examples/configMapSet/configMapSet.js';
 import { activeHandles, env, memorySample } from './processInfo.js';
 
@@ -36,7 +37,6 @@ const election = leaderElection({
   onError: (error) => log({ event: 'electionError', message: String(error) }),
 }).pipe(share());
 
-let runs = 0;
 const leadership = election.subscribe({
   next: (state) => log({ event: 'leadership', state: state.state, holder: state.holder ?? null }),
   error: (error: unknown) => log({ event: 'fatal', message: String(error) }),
@@ -51,10 +51,13 @@ const operator = configMapSetOperator({
     const cleaned = /^cleaned up (\S+)$/.exec(line);
     if (cleaned) log({ event: 'cleanup', key: cleaned[1] });
   },
-  onRun: (phase, key, set) => log({ event: phase, key, run: phase === 'start' ? ++runs : runs, rv: set?.metadata?.resourceVersion ?? null, deleting: Boolean(set?.metadata?.deletionTimestamp) }),
-})
-  .pipe(whileLeading(election))
-  .subscribe({
+  // The controller's own leadership option: reconciles only while leading, and with warm replicas
+  // (SOAK_WARM, default on) the followers' informers stay synced across terms. Read-your-own-writes
+  // and the priority queue are the controller's defaults, on.
+  leadership: election,
+  warmReplicas: process.env.SOAK_WARM !== '0',
+  onRun: (phase, key, set, run) => log({ event: phase, key, run, rv: set?.metadata?.resourceVersion ?? null, deleting: Boolean(set?.metadata?.deletionTimestamp) }),
+}).subscribe({
     next: (outcome) => outcome.result !== 'success' && log({ event: 'outcome', key: `${outcome.ref.namespace}/${outcome.ref.name}`, result: outcome.result, error: String(outcome.error) }),
     error: (error: unknown) => log({ event: 'fatal', message: String((error as Error)?.stack ?? error) }),
   });

@@ -17,6 +17,7 @@
 import { KubeConfig } from '@kubernetes/client-node';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -159,6 +160,9 @@ const next = schedule(random);
 const faults: Array<{ kind: FaultKind; at: number; endedAt: number; what: string; recoveryMs: number | undefined }> = [];
 const recoveries: Promise<void>[] = [];
 const soakStart = Date.now();
+// The machine's load while the soak runs (1-minute load average every 10 s): the figures depend on it.
+const loads: number[] = [loadavg()[0]!];
+const loadSampler = setInterval(() => loads.push(loadavg()[0]!), 10_000);
 const targets = { root, proxies: () => proxies, leader, killReplica, holdMs };
 while (Date.now() - soakStart < seconds * 1000) {
   const kind = next();
@@ -171,6 +175,7 @@ while (Date.now() - soakStart < seconds * 1000) {
   await new Promise((resolve) => setTimeout(resolve, gapMin + random.int(gapMax - gapMin + 1)));
 }
 const churnEnd = Date.now();
+clearInterval(loadSampler);
 say(`${faults.length} faults in ${((churnEnd - soakStart) / 1000).toFixed(0)} s; stopping the writer`);
 await Promise.all(recoveries);
 writer.kill('SIGTERM');
@@ -217,9 +222,17 @@ const cleanups = cleanupCounts(lines);
 const leaks = lines.filter((l) => l.event === 'leaks').map((l) => ({ process: l.replica, open: l['open'] as string[] }));
 const writes = lines.filter((l) => l.event === 'writes' && l['final']).at(-1) as unknown as { sent: number; ok: number; failed: number; skipped: number; byOp: Record<string, number> };
 const memory = lines.filter((l) => l.event === 'memory').map((l) => ({ process: l.replica, at: l.at - soakStart, heapUsed: l['heapUsed'] as number, rss: l['rss'] as number }));
-const informerMemory = memory.filter((m) => m.process === 'informers');
 const warmUp = Math.min(120_000, (churnEnd - soakStart) / 3);
-const flatness = heapFlatness(informerMemory.map((m) => ({ at: m.at, heapUsed: m.heapUsed })), warmUp, Math.max(30_000, (churnEnd - soakStart - warmUp) / 6));
+const checkpointMs = Math.max(30_000, (churnEnd - soakStart - warmUp) / 6);
+// Every process that lived from the end of the warm-up to the end of the churn (the informers, and
+// the replicas no fault killed): its heap after GC, window by window.
+const flatnessOf = (name: string) => heapFlatness(memory.filter((m) => m.process === name).map((m) => ({ at: m.at, heapUsed: m.heapUsed })), warmUp, checkpointMs);
+const survivors = [...new Set(memory.map((m) => m.process))].filter((name) => {
+  const own = memory.filter((m) => m.process === name);
+  return own.some((m) => m.at <= warmUp + 10_000) && own.some((m) => m.at >= churnEnd - soakStart - 10_000);
+});
+const flatnessBy = Object.fromEntries(survivors.map((name) => [name, flatnessOf(name)]));
+const flatness = { flat: survivors.includes('informers') && Object.values(flatnessBy).every((f) => f.flat), worst: Math.max(0, ...Object.values(flatnessBy).map((f) => f.worst)) };
 const relists = lines.filter((l) => l.event === 'status' && l['status'] === 'RELISTING').reduce<Record<string, number>>((acc, l) => ((acc[String(l['reason'])] = (acc[String(l['reason'])] ?? 0) + 1), acc), {});
 const runs = lines.filter((l) => l.event === 'start').length;
 const byKind = Object.fromEntries(faultKinds.map((kind) => [kind, { count: faults.filter((f) => f.kind === kind).length, recovery: spread(faults.filter((f) => f.kind === kind && f.recoveryMs !== undefined).map((f) => f.recoveryMs!)), unrecovered: faults.filter((f) => f.kind === kind && f.recoveryMs === undefined).length }]));
@@ -230,6 +243,7 @@ const results = {
   objects,
   replicas: replicaCount,
   writes,
+  load: { samples: loads.length, min: Math.min(...loads), median: [...loads].sort((a, b) => a - b)[Math.floor(loads.length / 2)], max: Math.max(...loads) },
   eventsDelivered: events,
   reconcileRuns: runs,
   faults: faults.length,
@@ -239,7 +253,7 @@ const results = {
   childMismatches: children_.mismatches,
   overlaps: overlaps.length,
   cleanups: { guardedDeletions: cleanups.once + cleanups.missing.length + cleanups.repeatedInTerm.length + cleanups.repeatedAfterHandover.length, ...cleanups },
-  heap: { flat: flatness.flat, worstDrift: flatness.worst, windowsMiB: flatness.windows.map((b) => +(b / 2 ** 20).toFixed(1)) },
+  heap: { flat: flatness.flat, worstDrift: flatness.worst, checkpointMs, byProcess: Object.fromEntries(Object.entries(flatnessBy).map(([name, f]) => [name, { flat: f.flat, worstDrift: +f.worst.toFixed(3), windowsMiB: f.windows.map((b) => +(b / 2 ** 20).toFixed(1)) }])) },
   leaks,
   faultLog: faults.map((f) => ({ kind: f.kind, at: f.at - soakStart, what: f.what, recoveryMs: f.recoveryMs ?? null })),
   memory,
@@ -253,7 +267,7 @@ const failures = [
   children_.mismatches !== 0 && `${children_.mismatches} sets with children unlike their spec`,
   overlaps.length !== 0 && `${overlaps.length} overlapping runs (${overlaps.slice(0, 3).map((o) => `${o.key}: ${o.a}/${o.b}`).join(', ')})`,
   cleanups.missing.length + cleanups.repeatedInTerm.length + cleanups.unexpected.length !== 0 && `cleanups: ${cleanups.missing.length} missing, ${cleanups.repeatedInTerm.length} repeated within a term, ${cleanups.unexpected.length} unexpected`,
-  !flatness.flat && `informers' heap drifted ${(flatness.worst * 100).toFixed(1)} % between checkpoints`,
+  !flatness.flat && `heap drifted beyond ±10 % between checkpoints: ${Object.entries(flatnessBy).filter(([, f]) => !f.flat).map(([name, f]) => `${name} ${(f.worst * 100).toFixed(1)} %`).join(', ') || 'the informers lived not through the run'}`,
   leaks.some((l) => l.open.length > 0) && `handles left open: ${JSON.stringify(leaks.filter((l) => l.open.length > 0))}`,
   leaks.length < 2 && `only ${leaks.length} processes reported their handles at the end`,
   faults.some((f) => f.recoveryMs === undefined) && `${faults.filter((f) => f.recoveryMs === undefined).length} faults without recovery within 120 s`,

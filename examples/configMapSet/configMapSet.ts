@@ -27,6 +27,7 @@ import {
   type ControllerOutcome,
   type FinalizerContext,
   type HealthProbeServer,
+  type Leadership,
   type ResourceClient,
 } from 'rx-informer/controller';
 
@@ -76,8 +77,16 @@ export interface OperatorOptions {
   readonly log?: (line: string) => void;
   /** How often a set is looked at again when nothing changed (default 5 min). */
   readonly resyncMs?: number;
-  /** Called when a run of a set starts and when it ends (a soak checks no set is run twice at once). */
-  readonly onRun?: (phase: 'start' | 'end', key: string, set: ConfigMapSet | undefined) => void;
+  /** Reconcile only while this replica leads (`leaderElection()`); the informers run on followers too with `warmReplicas`. */
+  readonly leadership?: Observable<Leadership>;
+  /** With `leadership`: followers keep their caches synced, so a new leader starts warm. Default false. */
+  readonly warmReplicas?: boolean;
+  /**
+   * Called when a run of a set starts and when it ends, with the run's number (counted across every
+   * subscription of this operator, the same at start and end): a soak checks no set is run twice at
+   * once, by two replicas or by one across two leadership terms.
+   */
+  readonly onRun?: (phase: 'start' | 'end', key: string, set: ConfigMapSet | undefined, run: number) => void;
 }
 
 /**
@@ -85,7 +94,8 @@ export interface OperatorOptions {
  * probes), unsubscribing stops it; `shutdownOn` stops it gracefully.
  */
 export function configMapSetOperator(options: OperatorOptions): Observable<ControllerOutcome> {
-  const { kubeConfig, namespace, instance, shutdownOn, concurrency = 4, probes, onProbes, log = () => undefined, resyncMs = 300_000, onRun } = options;
+  const { kubeConfig, namespace, instance, shutdownOn, concurrency = 4, probes, onProbes, log = () => undefined, resyncMs = 300_000, onRun, leadership, warmReplicas } = options;
+  let runs = 0;
   return defer(() => {
     const factory = informerFactory(kubeConfig, { transform: stripManagedFields });
     const scope = namespace ? { namespace } : {};
@@ -100,7 +110,7 @@ export function configMapSetOperator(options: OperatorOptions): Observable<Contr
       const invalid = wanted.map(([key]) => key).filter((key) => !/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(key) || `${set.metadata!.name}-${key}`.length > 253);
       if (invalid.length > 0) {
         const message = `spec.configMaps keys must be DNS labels: ${invalid.join(', ')}`;
-        await recorder.publish({ type: 'Warning', reason: 'InvalidSpec', action: 'Reconcile', note: message, regarding: set });
+        await recorder.publish({ type: 'Warning', reason: 'InvalidSpec', action: 'Reconcile', note: message, regarding: set }, { signal });
         await writeStatus(client, set, { status: 'False', reason: 'InvalidSpec', message }, ownedBy(configMaps.snapshot, set, 'owner').length, signal);
         throw terminal(new Error(message));
       }
@@ -113,13 +123,13 @@ export function configMapSetOperator(options: OperatorOptions): Observable<Contr
         if (result === 'unchanged') continue;
         const reason = result === 'created' ? 'Created' : 'Updated';
         log(`${reason.toLowerCase()} ConfigMap ${setNamespace}/${name}`);
-        await recorder.publish({ type: 'Normal', reason, action: `${reason === 'Created' ? 'Create' : 'Update'}ConfigMap`, note: `${reason.toLowerCase()} ConfigMap ${name}`, regarding: set, related: desired });
+        await recorder.publish({ type: 'Normal', reason, action: `${reason === 'Created' ? 'Create' : 'Update'}ConfigMap`, note: `${reason.toLowerCase()} ConfigMap ${name}`, regarding: set, related: desired }, { signal });
       }
       for (const child of ownedBy(configMaps.snapshot, set, 'owner')) {
         if (names.has(child.metadata!.name!)) continue;
         await client.delete(child, { preconditions: { uid: child.metadata!.uid! }, signal });
         log(`deleted ConfigMap ${setNamespace}/${child.metadata!.name}`);
-        await recorder.publish({ type: 'Normal', reason: 'Deleted', action: 'DeleteConfigMap', note: `deleted ConfigMap ${child.metadata!.name}`, regarding: set, related: child });
+        await recorder.publish({ type: 'Normal', reason: 'Deleted', action: 'DeleteConfigMap', note: `deleted ConfigMap ${child.metadata!.name}`, regarding: set, related: child }, { signal });
       }
       await writeStatus(client, set, { status: 'True', reason: 'Reconciled', message: `${names.size} ConfigMaps as specified` }, names.size, signal);
       return { requeueAfterMs: resyncMs };
@@ -130,7 +140,7 @@ export function configMapSetOperator(options: OperatorOptions): Observable<Contr
         await client.delete(child, { preconditions: { uid: child.metadata!.uid! }, signal });
         log(`deleted ConfigMap ${child.metadata!.namespace}/${child.metadata!.name}`);
       }
-      await recorder.publish({ type: 'Normal', reason: 'CleanedUp', action: 'Finalize', note: 'deleted the ConfigMaps of the set', regarding: set });
+      await recorder.publish({ type: 'Normal', reason: 'CleanedUp', action: 'Finalize', note: 'deleted the ConfigMaps of the set', regarding: set }, { signal });
       log(`cleaned up ${set.metadata!.namespace}/${set.metadata!.name}`);
       return {};
     };
@@ -142,14 +152,16 @@ export function configMapSetOperator(options: OperatorOptions): Observable<Contr
       concurrency,
       reconcile: async (set, { signal, ref }) => {
         const key = `${ref.namespace}/${ref.name}`;
-        onRun?.('start', key, set);
+        const run = ++runs;
+        onRun?.('start', key, set, run);
         try {
           return set === undefined ? undefined : await finalizer(client, finalizerName, set, { apply, cleanup }, { signal });
         } finally {
-          onRun?.('end', key, set);
+          onRun?.('end', key, set, run);
         }
       },
       ...(shutdownOn ? { shutdownOn } : {}),
+      ...(leadership ? { leadership, ...(warmReplicas !== undefined ? { warmReplicas } : {}) } : {}),
     });
     const probes$ = probes ? serveHealthProbes({ ...probes, readiness: { informers: informersReady([sets, configMaps]) } }).pipe(tap((server) => onProbes?.(server))) : EMPTY;
     // The probes serve for as long as the controller runs.

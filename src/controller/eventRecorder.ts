@@ -49,14 +49,24 @@ export interface EventRecorderConfig {
   readonly scheduler?: SchedulerLike;
 }
 
+/** Options of {@link EventRecorder.publish}. */
+export interface EventPublishOptions {
+  /**
+   * Gives the event up when aborted: no further tries, the wait between tries ends, the write in
+   * flight is cancelled, and `publish` resolves at once. Pass a reconcile run's signal, so that a
+   * run awaiting its events ends with its leadership term instead of retrying past it.
+   */
+  readonly signal?: AbortSignal;
+}
+
 /** Records `events.k8s.io/v1` Events; see {@link eventRecorder}. */
 export interface EventRecorder {
   /**
    * Records one occurrence: a new Event, or one more in the series of the same event (same type,
    * reason, action, regarding and related objects) seen within the series window. Resolves once
-   * written or given up; never rejects.
+   * written, given up, or aborted by `options.signal`; never rejects.
    */
-  publish(event: EventToPublish): Promise<void>;
+  publish(event: EventToPublish, options?: EventPublishOptions): Promise<void>;
 }
 
 interface Series {
@@ -77,8 +87,11 @@ interface Series {
  *
  * Writes for one series are made one after another; each is tried `attempts` times,
  * `retryDelayMs` apart, and then given up (reported to `onError`): recording an event never fails
- * a reconcile. The reference to the regarding object leaves out its resourceVersion, so
- * occurrences across versions of one object fold into one series.
+ * a reconcile. Events are best effort, as in client-go: a caller that awaits `publish` passes its
+ * run's `signal`, which gives the event up when the run is aborted (its leadership term ended,
+ * the controller stopped), so that no run outlives its term waiting for an Event. The reference
+ * to the regarding object leaves out its resourceVersion, so occurrences across versions of one
+ * object fold into one series.
  *
  * ## Example
  * ```ts
@@ -109,9 +122,8 @@ export function eventRecorder(client: ResourceClient, config: EventRecorderConfi
     }
   };
 
-  const withRetries = (write: () => Promise<unknown>): Promise<void> => tryWrite(write, c);
-
-  const record = async (key: string, event: EventToPublish): Promise<void> => {
+  const record = async (key: string, event: EventToPublish, signal: AbortSignal | undefined): Promise<void> => {
+    const withRetries = (write: () => Promise<unknown>): Promise<void> => tryWrite(write, c, signal);
     const now = scheduler.now();
     forgetExpired(now);
     const regarding = referenceOf(event.regarding);
@@ -120,7 +132,7 @@ export function eventRecorder(client: ResourceClient, config: EventRecorderConfi
       const count = known.count + 1;
       try {
         await withRetries(() =>
-          client.patch({ apiVersion: 'events.k8s.io/v1', kind: 'Event', namespace: known.namespace, name: known.name }, { series: { count, lastObservedTime: microTime(now) } }, { type: 'merge' }),
+          client.patch({ apiVersion: 'events.k8s.io/v1', kind: 'Event', namespace: known.namespace, name: known.name }, { series: { count, lastObservedTime: microTime(now) } }, { type: 'merge', ...(signal ? { signal } : {}) }),
         );
         known.count = count;
         known.lastObservedAt = now;
@@ -148,13 +160,14 @@ export function eventRecorder(client: ResourceClient, config: EventRecorderConfi
         ...(event.note !== undefined ? { note: cut(event.note, 1024) } : {}),
         regarding,
         ...(event.related !== undefined ? { related: referenceOf(event.related) } : {}),
-      } as KubeObject),
+      } as KubeObject, signal ? { signal } : {}),
     );
     series.set(key, { name, namespace, count: 1, lastObservedAt: now });
   };
 
   return {
-    publish(event) {
+    publish(event, options = {}) {
+      const { signal } = options;
       let key: string;
       try {
         checkEvent(event);
@@ -164,12 +177,13 @@ export function eventRecorder(client: ResourceClient, config: EventRecorderConfi
         return Promise.resolve();
       }
       const previous = chains.get(key) ?? Promise.resolve();
-      const next = previous.then(() => record(key, event)).catch((error: unknown) => onError?.(error, event));
+      const next = previous.then(() => record(key, event, signal)).catch((error: unknown) => onError?.(error, event));
       chains.set(key, next);
       void next.then(() => {
         if (chains.get(key) === next) chains.delete(key);
       });
-      return next;
+      // An aborted publish resolves at once; its place in the series' chain settles when its write does.
+      return signal === undefined ? next : settledOrAborted(next, signal);
     },
   };
 }
@@ -192,17 +206,49 @@ function resolveEventRecorderConfig(config: EventRecorderConfig): ResolvedEventR
   };
 }
 
-/** One write tried `attempts` times, `retryDelayMs` apart on the recorder's clock; the last failure is thrown. */
-async function tryWrite(write: () => Promise<unknown>, { attempts, retryDelayMs, scheduler }: ResolvedEventRecorderConfig): Promise<void> {
+/**
+ * One write tried `attempts` times, `retryDelayMs` apart on the recorder's clock; the last failure
+ * is thrown, and so is the signal's reason once it aborts (no try after that, the wait cut short).
+ */
+async function tryWrite(write: () => Promise<unknown>, { attempts, retryDelayMs, scheduler }: ResolvedEventRecorderConfig, signal: AbortSignal | undefined): Promise<void> {
   for (let attempt = 1; ; attempt++) {
+    signal?.throwIfAborted();
     try {
       await write();
       return;
     } catch (error) {
-      if (attempt >= attempts) throw error;
-      await new Promise<void>((resolve) => scheduler.schedule(() => resolve(), retryDelayMs));
+      if (attempt >= attempts || signal?.aborted) throw error;
+      await pause(scheduler, retryDelayMs, signal);
     }
   }
+}
+
+/** Resolves after `ms` on the scheduler's clock, or at once when `signal` aborts (the timer cancelled). */
+function pause(scheduler: SchedulerLike, ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = scheduler.schedule(() => {
+      signal?.removeEventListener('abort', stop);
+      resolve();
+    }, ms);
+    const stop = (): void => {
+      timer.unsubscribe();
+      resolve();
+    };
+    signal?.addEventListener('abort', stop, { once: true });
+  });
+}
+
+/** Resolves when `work` settles or `signal` aborts, whichever comes first; leaves no listener behind. */
+function settledOrAborted(work: Promise<void>, signal: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const done = (): void => {
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    if (signal.aborted) return resolve();
+    signal.addEventListener('abort', done, { once: true });
+    void work.then(done);
+  });
 }
 
 function checkEvent(event: EventToPublish): void {

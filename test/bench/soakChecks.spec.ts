@@ -24,6 +24,20 @@ test('overlappingRuns: runs of one key by two replicas at once, not one after th
   t.is(overlappingRuns(lines, new Map(), 100).length, 2, 'without its death, r1 runs c until the end and overlaps r3');
 });
 
+test('overlappingRuns: two runs of one key in one replica at once (a run of the last term outliving it) count too', (t) => {
+  const lines = [
+    line(0, 'r1', 'start', { key: 'soak/a', run: 1 }),
+    line(5, 'r1', 'leadership', { state: 'following' }),
+    line(8, 'r1', 'leadership', { state: 'leading' }),
+    line(9, 'r1', 'start', { key: 'soak/a', run: 2 }), // the new term's run while run 1 still awaits
+    line(12, 'r1', 'end', { key: 'soak/a', run: 2 }),
+    line(30, 'r1', 'end', { key: 'soak/a', run: 1 }),
+    line(40, 'r1', 'start', { key: 'soak/a', run: 3 }), // after both: fine
+    line(50, 'r1', 'end', { key: 'soak/a', run: 3 }),
+  ];
+  t.deepEqual(overlappingRuns(lines, new Map(), 100), [{ key: 'soak/a', a: 'r1', b: 'r1', at: 9 }]);
+});
+
 test('cleanupCounts: each guarded deletion cleaned once; missing, repeated within a term, after a handover, and unexpected cleanups found', (t) => {
   const lines = [
     line(0, 'r1', 'leadership', { state: 'leading' }),

@@ -3,6 +3,7 @@
  * against the in-process API server (the Events it stores).
  */
 import test from 'ava';
+import { getEventListeners } from 'node:events';
 import { VirtualTimeScheduler } from 'rxjs';
 import { eventRecorder, type EventToPublish } from '../../src/controller/eventRecorder.js';
 import { resourceClient } from '../../src/client/resourceClient.js';
@@ -86,6 +87,40 @@ test('a failed write is retried retryDelayMs apart, then given up to onError; pu
   await settle(scheduler, recorder.publish({ ...created, reason: 'Other' }));
   t.is(calls.length, 1);
   t.deepEqual(errors.map((e) => (e as Error).message), ['boom']);
+});
+
+test('an aborted signal gives the event up: publish resolves at once, no try after the abort, no retry timer left (a run awaiting it ends with its term)', async (t) => {
+  const scheduler = new VirtualTimeScheduler();
+  const { client, calls, state } = recordingClient();
+  const errors: unknown[] = [];
+  const recorder = eventRecorder(client, { controller: 'ctl', scheduler, attempts: 12, retryDelayMs: 10_000, onError: (error) => errors.push(error) });
+  state.failures = 100;
+  const abort = new AbortController();
+  let done = false;
+  const published = recorder.publish(created, { signal: abort.signal }).then(() => (done = true));
+  for (let i = 0; i < 100 && state.failures === 100; i++) await new Promise((resolve) => setImmediate(resolve));
+  t.is(state.failures, 99, 'the first try failed and a retry waits');
+  abort.abort(new Error('term ended'));
+  for (let i = 0; i < 100 && !done; i++) await new Promise((resolve) => setImmediate(resolve)); // the virtual clock does not move
+  t.true(done, 'publish resolved without the retry delay passing');
+  t.is(scheduler.actions.length, 0, 'the retry timer is cancelled');
+  await settle(scheduler, published);
+  advance(scheduler, 200_000);
+  t.is(state.failures, 99, 'no try after the abort');
+  t.is(calls.length, 0);
+  t.is(errors.length, 1, 'the given-up event is reported');
+  await settle(scheduler, recorder.publish(created, { signal: abort.signal }));
+  t.is(state.failures, 99, 'an already aborted signal: not tried at all');
+});
+
+test('a long-lived signal passed to many publishes keeps no listener once each is written', async (t) => {
+  const scheduler = new VirtualTimeScheduler();
+  const { client, calls } = recordingClient();
+  const recorder = eventRecorder(client, { controller: 'ctl', scheduler });
+  const lifetime = new AbortController();
+  for (let i = 0; i < 20; i++) await settle(scheduler, recorder.publish({ ...created, reason: `R${i}` }, { signal: lifetime.signal }));
+  t.is(calls.length, 20);
+  t.is(getEventListeners(lifetime.signal, 'abort').length, 0);
 });
 
 test('a series whose Event is gone on the server (404) starts a new Event', async (t) => {

@@ -24,6 +24,18 @@ export interface FinalizerHandlers<T, R> {
 }
 
 /**
+ * What this process did for a finalizer of a deleting object, by `uid\0finalizer`, oldest first:
+ * `cleaned` (its cleanup succeeded, the removal has not) or `removed`. At most 10,000 kept.
+ */
+const done = new Map<string, 'cleaned' | 'removed'>();
+const doneKept = 10_000;
+const remember = (key: string, step: 'cleaned' | 'removed'): void => {
+  done.delete(key);
+  done.set(key, step);
+  if (done.size > doneKept) done.delete(done.keys().next().value!);
+};
+
+/**
  * Runs a reconciler under a finalizer, in the four states of kube-rs's `finalizer()`:
  *
  * ```text
@@ -32,6 +44,16 @@ export interface FinalizerHandlers<T, R> {
  * finalizer present, deleting     → cleanup(object); once it succeeded, remove it (test of the entry at its index)
  * finalizer absent,  deleting     → nothing, return {}
  * ```
+ *
+ * A deleting object that still lists a finalizer this process has removed from it (by uid) is a
+ * version from before that removal — a finalizer cannot come back once deletion has begun — so the
+ * cache has not caught up yet: it is left alone, returning {}, instead of being cleaned up a second
+ * time. A run can see such a version when read-your-own-writes stops waiting for a cache that is
+ * behind (a watch cut by an API server restart, say). Likewise a cleanup that succeeded is not run
+ * again when only the removal failed (an API server going away, an answer lost): the next run of
+ * the object retries the removal alone. So within one process a cleanup runs once per object;
+ * across processes (a leader killed between its cleanup and the removal) it is at least once. The
+ * process remembers the last 10,000 such objects.
  *
  * The patches are guarded by the finalizer list itself, not by the resourceVersion, so a status
  * write or any other change by another writer does not make them fail; a change of the list does
@@ -81,13 +103,19 @@ export async function finalizer<T extends KubeObject, R>(
   const context: FinalizerContext = options.signal ? { signal: options.signal } : {};
   if (index >= 0 && !deleting) return handlers.apply(object, context);
   if (index >= 0) {
-    const outcome = await handlers.cleanup(object, context);
+    const uid = object.metadata?.uid;
+    const key = `${uid ?? ''}\0${name}`;
+    const step = uid === undefined ? undefined : done.get(key);
+    if (step === 'removed') return {};
+    const outcome = step === 'cleaned' ? {} : await handlers.cleanup(object, context);
+    if (uid !== undefined) remember(key, 'cleaned');
     const path = `/metadata/finalizers/${index}`;
     const remove: JsonPatchOperation[] = [
       { op: 'test', path, value: name },
       { op: 'remove', path },
     ];
     await client.patch(target, remove, { type: 'json', ...options });
+    if (uid !== undefined) remember(key, 'removed');
     return outcome;
   }
   if (deleting) return {};

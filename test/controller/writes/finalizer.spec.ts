@@ -65,6 +65,17 @@ test('a failing cleanup keeps the finalizer: nothing is written and the error co
   t.deepEqual(patchesOf(calls), []);
 });
 
+test('present, deleting, the removal failed after a cleanup that succeeded: the next run retries the removal alone', async (t) => {
+  const { client, calls, state } = recordingClient();
+  const log: string[] = [];
+  const doomed = object({ uid: 'u-removal-fails', finalizers: [name], deletionTimestamp: '2026-12-01T00:00:00Z' });
+  state.failures = 1;
+  await t.throwsAsync(finalizer(client, name, doomed, handlers(log)), { message: 'boom' });
+  t.deepEqual(await finalizer(client, name, doomed, handlers(log)), {});
+  t.deepEqual(log, ['cleanup a'], 'cleaned up once');
+  t.is(patchesOf(calls).length, 1, 'the removal written on the second run');
+});
+
 test('absent, deleting: nothing to do', async (t) => {
   const { client, calls } = recordingClient();
   const log: string[] = [];
@@ -102,6 +113,24 @@ test('against the API server: add, apply, delete, cleanup, gone; a stale list is
     t.deepEqual(log, ['apply a', 'cleanup a']);
     server.patch('configmaps', 'n', 'a', { metadata: { finalizers: null } });
     t.is(server.get('configmaps', 'n', 'a'), undefined);
+  } finally {
+    client.close();
+    await server.close();
+  }
+});
+
+test('against the API server: a cache still showing an object this process finalized does not run its cleanup again (the soak saw it once read-your-own-writes stopped waiting)', async (t) => {
+  const server = await createTestApiServer();
+  const client = resourceClient(server.kubeConfig);
+  try {
+    const log: string[] = [];
+    server.create('configmaps', { metadata: { name: 'a', namespace: 'n', finalizers: [name] } });
+    server.delete('configmaps', 'n', 'a');
+    const doomed = { apiVersion: 'v1', kind: 'ConfigMap', ...server.get('configmaps', 'n', 'a')! } as KubeObject;
+    t.deepEqual(await finalizer(client, name, doomed, handlers(log)), { requeueAfterMs: 1 });
+    t.is(server.get('configmaps', 'n', 'a'), undefined, 'finalized: gone');
+    t.deepEqual(await finalizer(client, name, doomed, handlers(log)), {}, 'the same version again, as a cache behind the removal hands it');
+    t.deepEqual(log, ['cleanup a'], 'cleaned up once');
   } finally {
     client.close();
     await server.close();
