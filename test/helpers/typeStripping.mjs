@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * How the test workers run TypeScript (package.json `ava.nodeArguments`): Node's own type stripping
+ * How the test workers run TypeScript (ava.config.mjs `nodeArguments`): Node's own type stripping
  * (`stripTypeScriptTypes` in transform mode, so parameter properties work) behind synchronous,
  * in-thread module hooks (`registerHooks`). Imports spelled `./x.js` find `./x.ts`, as the compiler
  * resolves them, and the entry names (`rx-informer`, `rx-informer/testing`, …) map to their barrels
