@@ -4,6 +4,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTestApiServer } from '../src/testServer/index.js';
+import { stripTypesImport } from './helpers/stripTypesImport.js';
 
 const root = new URL('../', import.meta.url);
 
@@ -13,9 +14,9 @@ test.after.always(() => {
   for (const child of started) child.kill();
 });
 
-/** Runs an example with tsx, collecting stdout lines; resolves once `until` matches the output so far. */
+/** Runs an example (TypeScript stripped as in the test workers), collecting stdout lines; resolves once `until` matches the output so far. */
 function runExample(file: string, env: Record<string, string>, until: (lines: string[]) => boolean, args: string[] = []) {
-  const child = spawn(process.execPath, ['--import=tsx', file, ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [stripTypesImport, file, ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   started.add(child);
   const lines: string[] = [];
   let stderr = '';
@@ -24,7 +25,7 @@ function runExample(file: string, env: Record<string, string>, until: (lines: st
     const timer = setTimeout(() => {
       child.kill(); // never leave an example running behind a failed test
       reject(new Error(`${file} timed out; stdout: ${lines.join(' | ')}; stderr: ${stderr}`));
-    }, 50_000); // a hang guard, not a speed check: six examples start tsx at once, and a loaded 2-core machine takes 15 s for one
+    }, 50_000); // a hang guard, not a speed check: six examples start at once, and a loaded 2-core machine took 15 s for one under tsx
     child.stdout.on('data', (chunk: Buffer) => {
       lines.push(...chunk.toString().split('\n').filter(Boolean));
       if (until(lines)) {

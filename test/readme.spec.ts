@@ -2,6 +2,7 @@ import test from 'ava';
 import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
+import { stripTypesImport } from './helpers/stripTypesImport.js';
 import { markdownTsBlocks, typeCheckSnippets } from './helpers/typeCheckSnippets.js';
 
 const run = promisify(execFile);
@@ -12,7 +13,7 @@ test('the README quick start is examples/quickStart.ts, and it runs as written',
   const example = await readFile(new URL('examples/quickStart.ts', root), 'utf8');
   const block = /<!-- quick-start:[^\n]*-->\n```ts\n([\s\S]*?)```/.exec(readme)?.[1];
   t.is(block, example);
-  const { stdout } = await run(process.execPath, ['--import=tsx', 'examples/quickStart.ts'], { cwd: root, timeout: 30_000 });
+  const { stdout } = await run(process.execPath, [stripTypesImport, 'examples/quickStart.ts'], { cwd: root, timeout: 30_000 });
   t.deepEqual(stdout.trim().split('\n'), ['add demo/a', 'add demo/b', 'synced: 2 objects at resourceVersion 2', 'update demo/a', 'delete demo/b', "[ 'demo/a' ]"]);
 });
 
@@ -22,7 +23,7 @@ test('the README\'s "Write a controller" is examples/writeController.ts, at most
   t.true(section.split('\n').length <= 30, `${section.split('\n').length} lines`);
   const block = /<!-- write-controller:[^\n]*-->\n```ts\n([\s\S]*?)```/.exec(section)?.[1];
   t.is(block, await readFile(new URL('examples/writeController.ts', root), 'utf8'));
-  const { stdout } = await run(process.execPath, ['--import=tsx', 'examples/writeController.ts'], { cwd: root, timeout: 30_000 });
+  const { stdout } = await run(process.execPath, [stripTypesImport, 'examples/writeController.ts'], { cwd: root, timeout: 30_000 });
   t.is(stdout.trim(), "demo/app success { mode: 'fast' }");
 });
 

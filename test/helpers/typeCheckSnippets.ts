@@ -27,6 +27,13 @@ function projectOptions(): ts.CompilerOptions {
 }
 
 /**
+ * The files every check reads besides the snippets (the library's sources, the declarations of Node
+ * and of the dependencies), parsed once per worker: a second check in the same spec file (the
+ * README's has two) reuses them, bound as the first left them, instead of parsing them again.
+ */
+const parsedFiles = new Map<string, ts.SourceFile>();
+
+/**
  * The problems of each snippet, as `name:line: message`; empty when all type-check. A snippet
  * without an import is a problem too: a reader could not tell where its names come from.
  */
@@ -39,7 +46,11 @@ export function typeCheckSnippets(snippets: readonly Snippet[]): string[] {
   host.readFile = (path) => files.get(path)?.code ?? readFile.call(host, path);
   host.getSourceFile = (path, language, ...rest) => {
     const snippet = files.get(path);
-    return snippet ? ts.createSourceFile(path, snippet.code, language, true) : getSourceFile.call(host, path, language, ...rest);
+    if (snippet) return ts.createSourceFile(path, snippet.code, language, true);
+    const key = `${path}\0${JSON.stringify(language)}`;
+    const parsed = parsedFiles.get(key) ?? getSourceFile.call(host, path, language, ...rest);
+    if (parsed) parsedFiles.set(key, parsed);
+    return parsed;
   };
   const program = ts.createProgram([...files.keys()], options, host);
   const problems: string[] = [];

@@ -7,6 +7,7 @@ import { asyncScheduler, type SchedulerLike } from 'rxjs';
 import { KubeApiError, TransportError } from '../../src/errors.js';
 import { listWatch } from '../../src/sources/listWatch.js';
 import { createTestApiServer, type RequestLogEntry, type TestApiServer } from '../../src/testServer/index.js';
+import { stripTypesImport } from '../helpers/stripTypesImport.js';
 import { start, until } from './httpHarness.js';
 import { startTlsProxy, tlsCert, tlsKey } from './tlsProxy.js';
 
@@ -638,9 +639,9 @@ test('unsubscribe aborts the open watch; an aborted signal completes the Observa
 test('a process that unsubscribes exits by itself (no sockets or timers left)', async (t) => {
   t.timeout(90_000);
   const script = fileURLToPath(new URL('./exitsByItself.fixture.ts', import.meta.url));
-  const child = spawn(process.execPath, ['--import=tsx', script], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [stripTypesImport, script], { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
-  // Starting tsx and client-node takes seconds on a loaded machine: up to 60 s to get to the
+  // Starting client-node takes seconds on a loaded machine: up to 60 s to get to the
   // unsubscribe, then 10 s to exit — the part this test is about.
   const code = await new Promise<number | null>((resolve) => {
     const kill = (): void => {

@@ -6,6 +6,7 @@ import { map, throwError } from 'rxjs';
 import { added, listEvents } from '../../src/testing/events.js';
 import { marbleSource, runMarbles } from '../../src/testing/marbles.js';
 import { configMap } from '../../src/testing/objects.js';
+import { stripTypesImport } from '../helpers/stripTypesImport.js';
 
 const exec = promisify(execFile);
 
@@ -34,7 +35,7 @@ test('marbleSource expands array values within one frame', (t) =>
 
 test('runMarbles takes node:test\'s t: a run passes, and a wrong expectation fails it', async (t) => {
   const run = (fail: boolean) =>
-    exec(process.execPath, ['--import=tsx', '--test', '--test-reporter=tap', fileURLToPath(new URL('nodeTestMarbles.fixture.ts', import.meta.url))], {
+    exec(process.execPath, [stripTypesImport, '--test', '--test-reporter=tap', fileURLToPath(new URL('nodeTestMarbles.fixture.ts', import.meta.url))], {
       env: { ...process.env, MARBLES_FAIL: fail ? '1' : '0' },
       timeout: 60_000,
     }).then(

@@ -1,7 +1,7 @@
 import test from 'ava';
 import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { spawnCli } from './spawnCli.js';
+import { cliBin, spawnCli } from './spawnCli.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -49,7 +49,7 @@ test.serial('demo on a terminal: redraws in place on the alternate screen, and C
   // Never skipped: util-linux `script` (Debian's essential bsdutils) must be there.
   t.is(spawnSync('script', ['--version']).status, 0, 'util-linux `script` is needed to run the CLI on a pseudo-terminal');
   // util-linux `script` runs the CLI on a pseudo-terminal; Ctrl-C is typed into it.
-  const command = 'stty cols 120 rows 30; exec node_modules/.bin/node --import=tsx packages/cli/src/main.ts demo --pods 1000';
+  const command = `stty cols 120 rows 30; exec node_modules/.bin/node '${cliBin}' demo --pods 1000`;
   const child = spawn('script', ['-qfec', command, '/dev/null'], { cwd: root, stdio: ['pipe', 'pipe', 'pipe'] });
   t.teardown(() => child.kill('SIGKILL'));
   let out = '';

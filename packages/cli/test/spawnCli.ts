@@ -1,9 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { cliBundle } from './cliBundle.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
+/** The CLI's `bin.js`, bundled from the current sources (cliBundle.ts). */
+export const cliBin = await cliBundle();
 
-/** A running `rx-informer` (packages/cli/src/main.ts under tsx), or another command, with its output collected. */
+/** A running `rx-informer` (the bundle of packages/cli/src, {@link cliBin}), or another command, with its output collected. */
 export interface CliRun {
   readonly child: ChildProcess;
   stdout(): string;
@@ -17,7 +20,7 @@ export interface CliRun {
 
 /** Spawns the CLI with `args`, from the repository root, with `env` added to (or, for `undefined` values, removed from) the environment. */
 export function spawnCli(args: readonly string[], env: Record<string, string | undefined> = {}): CliRun {
-  return spawnCommand(process.execPath, ['--import=tsx', 'packages/cli/src/main.ts', ...args], env);
+  return spawnCommand(process.execPath, [cliBin, ...args], env);
 }
 
 /** Spawns `file` with `args` on pipes, from the repository root, with `env` changed as {@link spawnCli} does. */

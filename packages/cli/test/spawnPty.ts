@@ -1,5 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { cliBin } from './spawnCli.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -33,7 +34,7 @@ export const plain = (text: string): string => text.replace(/\x1b\[[0-9;?]*[A-Za
  */
 export function spawnPty(args: readonly string[], options: { readonly cols: number; readonly rows: number; readonly env?: Record<string, string | undefined> }): PtyRun {
   const quoted = args.map((arg) => `'${arg.replace(/'/g, `'\\''`)}'`).join(' ');
-  const command = `stty cols ${options.cols} rows ${options.rows}; exec node_modules/.bin/node --import=tsx packages/cli/src/main.ts ${quoted}`;
+  const command = `stty cols ${options.cols} rows ${options.rows}; exec node_modules/.bin/node '${cliBin}' ${quoted}`;
   const env: NodeJS.ProcessEnv = { ...process.env, ...options.env };
   for (const [name, value] of Object.entries(options.env ?? {})) if (value === undefined) delete env[name];
   const child = spawn('script', ['-qfec', command, '/dev/null'], { cwd: root, env, stdio: ['pipe', 'pipe', 'pipe'] });

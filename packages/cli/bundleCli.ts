@@ -1,0 +1,117 @@
+/**
+ * The CLI's bundle, as build.ts makes it for the package (see there for what is in it and why): the
+ * esbuild options in one place, for build.ts and for the tests, which run the CLI from a bundle of
+ * the current sources (packages/cli/test/cliBundle.ts) instead of compiling its module graph in
+ * every process they start.
+ */
+import { build, type Metafile, type Plugin } from 'esbuild';
+import { builtinModules, createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+/** The undici client-node depends on (its own copy, should npm have nested one). */
+const undiciEntry = createRequire(createRequire(import.meta.url).resolve('@kubernetes/client-node')).resolve('undici');
+
+/** Marks every module of @kubernetes/client-node as free of side effects, so that unused ones are dropped. */
+const clientNodeWithoutSideEffects: Plugin = {
+  name: 'client-node-without-side-effects',
+  setup(esbuild) {
+    esbuild.onResolve({ filter: /.*/ }, async (args) => {
+      if (args.pluginData === 'resolving') return undefined;
+      const inClientNode = /^@kubernetes\/client-node(\/|$)/.test(args.path) || (args.path.startsWith('.') && /[\\/]@kubernetes[\\/]client-node[\\/]/.test(args.resolveDir));
+      if (!inClientNode) return undefined;
+      const resolved = await esbuild.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: 'resolving' });
+      return resolved.errors.length > 0 ? undefined : { path: resolved.path, sideEffects: false };
+    });
+  },
+};
+
+/**
+ * rxjs's exports map sends Node to its CommonJS build, which a bundler cannot tree-shake; its ES2015
+ * modules (the `es2015` condition) are the same code.
+ */
+const rxjsModules: Plugin = {
+  name: 'rxjs-modules',
+  setup(esbuild) {
+    esbuild.onResolve({ filter: /^rxjs(\/.*)?$/ }, async (args) => {
+      if (args.pluginData === 'resolving') return undefined;
+      const resolved = await esbuild.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: 'resolving' });
+      return resolved.errors.length > 0 ? undefined : { path: resolved.path.replace(/([\\/]rxjs[\\/]dist[\\/])cjs([\\/])/, '$1esm$2') };
+    });
+  },
+};
+
+/**
+ * client-node's config.js imports undici (a large CommonJS package) at its top for one method, the
+ * dispatcher of its fetch-based API classes, which the CLI never calls (the library makes its own
+ * requests with node:https). So undici is bundled into a file of its own, `dist/undici.cjs`, and
+ * what client-node imports is a module whose names (the two classes and `fetch`) require that file
+ * when first used: it is neither compiled nor run at start-up.
+ */
+const lazyUndici: Plugin = {
+  name: 'lazy-undici',
+  setup(esbuild) {
+    esbuild.onResolve({ filter: /^undici$/ }, (args) => (/[\\/]@kubernetes[\\/]client-node[\\/]/.test(args.importer) ? { path: 'undici', namespace: 'lazy-undici' } : undefined));
+    esbuild.onResolve({ filter: /^\.\/undici\.cjs$/, namespace: 'lazy-undici' }, () => ({ path: './undici.cjs', external: true }));
+    esbuild.onLoad({ filter: /.*/, namespace: 'lazy-undici' }, () => ({
+      loader: 'js',
+      contents: [
+        'let undici;',
+        "const load = () => (undici ??= require('./undici.cjs'));",
+        'export class Agent { constructor(...args) { return new (load().Agent)(...args); } }',
+        'export class ProxyAgent { constructor(...args) { return new (load().ProxyAgent)(...args); } }',
+        'export const fetch = (...args) => load().fetch(...args);',
+      ].join('\n'),
+    }));
+  },
+};
+
+/**
+ * Node's modules (`node:http`, `fs`, …) taken with `require()` instead of `import`: an `import` of
+ * `node:http` makes Node build its ES module face, which reads every export, and its `WebSocket`
+ * export loads Node's own copy of undici (a fifth of the start-up on a quiet machine).
+ */
+const requireBuiltins: Plugin = {
+  name: 'require-builtins',
+  setup(esbuild) {
+    const builtins = new Set(builtinModules.flatMap((name) => [name, `node:${name}`]));
+    esbuild.onResolve({ filter: /^[a-z_:/]+$/ }, (args) =>
+      builtins.has(args.path) && args.kind === 'import-statement' && args.namespace !== 'builtin' ? { path: args.path, namespace: 'builtin' } : undefined,
+    );
+    esbuild.onLoad({ filter: /.*/, namespace: 'builtin' }, (args) => ({ loader: 'js', contents: `module.exports = require(${JSON.stringify(args.path)});` }));
+  },
+};
+
+/** Bundles the CLI into `outdir` (`bin.js`, `main.js` and its chunks, `undici.cjs`); resolves with esbuild's metafile of all of them. */
+export async function bundleCli(outdir: string): Promise<Metafile> {
+  const result = await build({
+    absWorkingDir: here,
+    entryPoints: { bin: 'src/bin.ts', main: 'src/main.ts' },
+    outdir,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node22.19',
+    // CommonJS dependencies of client-node call require() for Node's own modules.
+    banner: { js: "import { createRequire as __cliCreateRequire } from 'node:module'; const require = __cliCreateRequire(import.meta.url);" },
+    chunkNames: '[name]-[hash]', // beside main.js, so that each finds undici.cjs at ./
+    plugins: [requireBuiltins, rxjsModules, lazyUndici, clientNodeWithoutSideEffects],
+    metafile: true,
+    logLevel: 'warning',
+  });
+  const undici = await build({
+    absWorkingDir: here,
+    entryPoints: { undici: undiciEntry },
+    outdir,
+    bundle: true,
+    format: 'cjs',
+    outExtension: { '.js': '.cjs' },
+    platform: 'node',
+    target: 'node22.19',
+    metafile: true,
+    logLevel: 'warning',
+  });
+  Object.assign(result.metafile.outputs, undici.metafile.outputs);
+  return result.metafile;
+}
