@@ -262,7 +262,7 @@ function resolveControllerConfig<T extends KubeObject>(primary: ControllerInform
     drain: false,
     ...(errorPolicy ? { errorPolicy } : {}),
     ...(ownerType ? { kind: ownerType } : {}),
-    ...(ryw !== false ? { freshness: cacheFreshness(primary as ControllerInformer<KubeObject>, record) } : {}),
+    ...(ryw !== false ? { freshness: cacheFreshness(primary as ControllerInformer<KubeObject>, record, ownerType) } : {}),
     ...(rywWaitMs !== undefined ? { freshnessWaitMs: rywWaitMs } : {}),
   };
   // Bad queue options throw now, not at subscribe (the queue is built per subscription).
