@@ -53,6 +53,7 @@ const shown: Record<string, [string, string][]> = {
   fresh: [
     ['freshMs', 'change → its reconcile, ms'],
     ['drainMs', 'backlog drain (first → last reconcile), ms'],
+    ['freshPctOfDrain', 'change → its reconcile, % of the drain'],
   ],
   failover: [
     ['killToFreshMs', 'leader killed → change reconciled by the new leader, ms'],

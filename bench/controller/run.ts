@@ -141,7 +141,7 @@ async function fresh(contender: ControllerContender, n: number, priority: boolea
     const first = await run.next('first', 1_000);
     const seen = await run.next('fresh', allTimeout(n) + n * costMs * 2);
     const all = await run.next('all', allTimeout(n) + n * costMs * 2);
-    return { costMs, freshMs: seen.t - sent, drainMs: all.t - first.t, backlogAfterChangeMs: all.t - sent, reconcilesBeforeFresh: seen.reconciles };
+    return { costMs, freshMs: seen.t - sent, drainMs: all.t - first.t, freshPctOfDrain: ((seen.t - sent) / (all.t - first.t)) * 100, backlogAfterChangeMs: all.t - sent, reconcilesBeforeFresh: seen.reconciles };
   } finally {
     await stop(run);
   }
