@@ -108,8 +108,8 @@ export function lines(child: ChildProcess, name: string) {
 /** Sends one JSON-lines command to a contender. */
 export const tell = (child: ChildProcess, message: object): void => void child.stdin!.write(`${JSON.stringify(message)}\n`);
 
-/** Resolves when `child` has exited. */
-export const exited = (child: ChildProcess): Promise<unknown> => new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)));
+/** Resolves when `child` has exited (or was killed by a signal). */
+export const exited = (child: ChildProcess): Promise<unknown> => new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve(null) : child.once('exit', resolve)));
 
 /** p-th percentile of sorted values. */
 export function percentile(sorted: readonly number[], p: number): number {
