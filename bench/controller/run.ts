@@ -23,7 +23,7 @@
  *   with warm replicas on and off (controller-runtime `EnableWarmup`; rx `warmReplicas`).
  *
  * Environment: BENCH_SIZES=10000,100000 BENCH_ROUNDS=1 BENCH_PARTS=backlog,fresh,failover
- * BENCH_CONTENDERS=rx,controller-runtime BENCH_BUDGET_MIN=12 (no job starts after that many minutes). Results: bench/results/controller-<time>.json (ignored),
+ * BENCH_CONTENDERS=rx,controller-runtime BENCH_BUDGET_MIN=11 (no job starts after that many minutes). Results: bench/results/controller-<time>.json (ignored),
  * then bench/results/controller.md and BENCHMARKS.md rendered from every controller-*.json there
  * (BENCH_RENDER_ONLY=1: render only, without a cluster).
  */
@@ -52,7 +52,7 @@ const rounds = Number(env.BENCH_ROUNDS ?? 1);
 const parts = (env.BENCH_PARTS ?? 'backlog,fresh,failover').split(',');
 const freshOffAtLargest = env.BENCH_FRESH_OFF === '1';
 // The heavy lock is held at most 15 minutes a turn: no job starts after this many minutes of the run.
-const budgetMs = Number(env.BENCH_BUDGET_MIN ?? 12) * 60_000;
+const budgetMs = Number(env.BENCH_BUDGET_MIN ?? 11) * 60_000;
 const NAMESPACES = 50;
 const costMsAt = (n: number): number => (n <= 10_000 ? 2 : 1);
 const lease = { durationMs: 2_000, renewMs: 1_500, retryMs: 500 };
