@@ -23,7 +23,7 @@
  *   with warm replicas on and off (controller-runtime `EnableWarmup`; rx `warmReplicas`).
  *
  * Environment: BENCH_SIZES=10000,100000 BENCH_ROUNDS=1 BENCH_PARTS=backlog,fresh,failover
- * BENCH_CONTENDERS=rx,controller-runtime BENCH_BUDGET_MIN=11 (no job starts after that many minutes). Results: bench/results/controller-<time>.json (ignored),
+ * BENCH_CONTENDERS=rx,controller-runtime BENCH_BUDGET_MIN=11 (no job starts after that many minutes) BENCH_STOP_AT=HH:MM (UTC; nor after then). Results: bench/results/controller-<time>.json (ignored),
  * then bench/results/controller.md and BENCHMARKS.md rendered from every controller-*.json there
  * (BENCH_RENDER_ONLY=1: render only, without a cluster).
  */
@@ -53,6 +53,8 @@ const parts = (env.BENCH_PARTS ?? 'backlog,fresh,failover').split(',');
 const freshOffAtLargest = env.BENCH_FRESH_OFF === '1';
 // The heavy lock is held at most 15 minutes a turn: no job starts after this many minutes of the run.
 const budgetMs = Number(env.BENCH_BUDGET_MIN ?? 11) * 60_000;
+// Or no job starts after this wall-clock time (BENCH_STOP_AT=HH:MM, UTC), whichever comes first.
+const stopAt = env.BENCH_STOP_AT ? Date.parse(`${new Date().toISOString().slice(0, 11)}${env.BENCH_STOP_AT}:00Z`) : Infinity;
 const NAMESPACES = 50;
 const costMsAt = (n: number): number => (n <= 10_000 ? 2 : 1);
 const lease = { durationMs: 2_000, renewMs: 1_500, retryMs: 500 };
@@ -229,7 +231,7 @@ for (const n of sizes) {
     for (const [part, variant, job] of jobs) {
       for (const contender of order) {
         const tag = `${contender.id}-${part}-${variant.replace(' ', '')}-n${n}-r${round}`;
-        if (Date.now() - started.getTime() > budgetMs) {
+        if (Date.now() - started.getTime() > budgetMs || Date.now() > stopAt) {
           results.failures.push({ part, variant, contender: contender.id, n, round, error: 'not run: the time budget (BENCH_BUDGET_MIN) was spent' });
           continue;
         }
