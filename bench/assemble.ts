@@ -1,6 +1,7 @@
 /**
- * BENCHMARKS.md is put together from three files, so that each benchmark regenerates only its
+ * BENCHMARKS.md is put together from four files, so that each benchmark regenerates only its
  * own part: bench/results/cluster.md (`npm run bench:cluster`, the real control plane),
+ * bench/results/controller.md (`npm run bench:controller`, controllers on the real control plane),
  * bench/results/loopback.md (`npm run bench`, the test API server) and bench/NOTES.md (the
  * analysis, written by hand).
  */
@@ -10,19 +11,23 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
+/** The generated parts. */
+export type Part = 'cluster' | 'controller' | 'loopback';
+
 /** Where each generated part lives. */
-export const partPath = (part: 'cluster' | 'loopback'): string => join(root, 'bench', 'results', `${part}.md`);
+export const partPath = (part: Part): string => join(root, 'bench', 'results', `${part}.md`);
 
 /** Writes one generated part, then BENCHMARKS.md from all of them. */
-export function writeBenchmarks(part: 'cluster' | 'loopback', text: string): string {
+export function writeBenchmarks(part: Part, text: string): string {
   writeFileSync(partPath(part), text);
   const read = (path: string): string => (existsSync(path) ? `${readFileSync(path, 'utf8').trim()}\n\n` : '');
   const out =
     '# Benchmarks\n\n' +
-    'rx-informer against its peers, every target a ratio measured in the same run. Two benchmarks, each in its own section: ' +
-    'against a real kube-apiserver + etcd (`npm run bench:cluster`), and on loopback against the test API server (`npm run bench`). ' +
+    'rx-informer against its peers, every target a ratio measured in the same run. Three benchmarks, each in its own section: ' +
+    'informers against a real kube-apiserver + etcd (`npm run bench:cluster`), controllers against controller-runtime there (`npm run bench:controller`), and informers on loopback against the test API server (`npm run bench`). ' +
     'The analysis at the end (bench/NOTES.md) is written by hand; check it against the tables.\n\n' +
     read(partPath('cluster')) +
+    read(partPath('controller')) +
     read(partPath('loopback')) +
     read(join(root, 'bench', 'NOTES.md'));
   const path = join(root, 'BENCHMARKS.md');

@@ -51,10 +51,13 @@ export const goContender = (profile: boolean, id: string, label: string, args: r
 export const log = (line: string): void => void process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${line}\n`);
 
 /** Builds bench/client-go into .bench-build; returns `go version`. */
-export function buildClientGo(): string {
-  log('building bench/client-go (go build; downloads modules on the first run)');
+export const buildClientGo = (): string => buildGoContender('client-go', goBinary);
+
+/** Builds the Go module bench/`dir` into `binary` (under .bench-build, ignored); returns `go version`. */
+export function buildGoContender(dir: string, binary: string): string {
+  log(`building bench/${dir} (go build; downloads modules on the first run)`);
   const go = existsSync('/usr/local/go/bin/go') ? '/usr/local/go/bin/go' : 'go';
-  execFileSync(go, ['build', '-o', goBinary, '.'], { cwd: join(root, 'bench', 'client-go'), stdio: ['ignore', 'inherit', 'inherit'] });
+  execFileSync(go, ['build', '-o', binary, '.'], { cwd: join(root, 'bench', dir), stdio: ['ignore', 'inherit', 'inherit'] });
   return execFileSync(go, ['version'], { encoding: 'utf8' }).trim();
 }
 
@@ -105,8 +108,8 @@ export function lines(child: ChildProcess, name: string) {
 /** Sends one JSON-lines command to a contender. */
 export const tell = (child: ChildProcess, message: object): void => void child.stdin!.write(`${JSON.stringify(message)}\n`);
 
-/** Resolves when `child` has exited. */
-export const exited = (child: ChildProcess): Promise<unknown> => new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)));
+/** Resolves when `child` has exited (or was killed by a signal). */
+export const exited = (child: ChildProcess): Promise<unknown> => new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve(null) : child.once('exit', resolve)));
 
 /** p-th percentile of sorted values. */
 export function percentile(sorted: readonly number[], p: number): number {

@@ -32,7 +32,7 @@ export type { CacheFreshness, ReconcileConfig, ReconcileContext, ReconcileHandle
 export { lowPriority } from './controller/reconcileReason.js';
 export type { ReconcileReason } from './controller/reconcileReason.js';
 export { createWriteRecord, writeRecord } from './client/writeRecord.js';
-export type { WriteRecord, WrittenObject } from './client/writeRecord.js';
+export type { WriteRecord, WrittenName, WrittenObject } from './client/writeRecord.js';
 export { predicateFilter } from './controller/predicateFilter.js';
 export type { PredicateFilterConfig } from './controller/predicateFilter.js';
 export { predicates } from './controller/predicates.js';

@@ -7,6 +7,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:https';
 import { nowMs, SEQ_ANNOTATION, TIME_ANNOTATION } from '../protocol.js';
+import { benchObject, namespaceOf } from '../workload.js';
 
 export interface ApiClient {
   /** One request; resolves with the status and body text. */
@@ -112,4 +113,19 @@ export async function requestCounts(client: ApiClient): Promise<Record<string, n
     if (verb) counts[verb] = (counts[verb] ?? 0) + value;
   }
   return counts;
+}
+
+/**
+ * Creates ConfigMaps `from..to-1` through the apiserver, 64 in flight (the loopback workload's
+ * objects, without their managedFields: the apiserver writes its own); their namespaces must
+ * exist. Resolves with the creates per second.
+ */
+export async function loadConfigMaps(client: ApiClient, from: number, to: number): Promise<number> {
+  const t0 = Date.now();
+  await pool(from, to, 64, async (i) => {
+    const object = benchObject(i) as { metadata: Record<string, unknown> };
+    delete object.metadata.managedFields;
+    await expectStatus(client, [201, 409], 'POST', `/api/v1/namespaces/${namespaceOf(i)}/configmaps`, object);
+  });
+  return (to - from) / ((Date.now() - t0) / 1000);
 }

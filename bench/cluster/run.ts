@@ -26,9 +26,9 @@ import { dirname, join } from 'node:path';
 import { writeBenchmarks } from '../assemble.js';
 import { buildClientGo, exited, machineInfo, goContender, lines, log, nodeContender, percentile, root, tell, type Contender } from '../child.js';
 import { nowMs, type ArmedMessage, type MeasuredMessage, type SyncedMessage } from '../protocol.js';
-import { benchObject, nameOf, namespaceOf } from '../workload.js';
+import { nameOf, namespaceOf } from '../workload.js';
 import { buildLibrary } from '../library.js';
-import { apiClient, expectStatus, pool, requestCounts, updatePatch } from './apiClient.js';
+import { apiClient, expectStatus, loadConfigMaps, pool, requestCounts, updatePatch } from './apiClient.js';
 import { renderCluster, type ClusterResults, type ClusterSample, type Measured } from './report.js';
 
 const env = process.env;
@@ -71,17 +71,6 @@ const contenders = env.BENCH_CONTENDERS ? allContenders.filter((c) => env.BENCH_
 const rxLib = buildLibrary();
 const client = apiClient(kubeconfig);
 let seq = 0;
-
-/** Creates ConfigMaps `from..to-1` (the loopback workload's objects, without their managedFields: the apiserver writes its own). */
-async function load(from: number, to: number): Promise<number> {
-  const t0 = Date.now();
-  await pool(from, to, 64, async (i) => {
-    const object = benchObject(i) as { metadata: Record<string, unknown> };
-    delete object.metadata.managedFields;
-    await expectStatus(client, [201, 409], 'POST', `/api/v1/namespaces/${namespaceOf(i)}/configmaps`, object);
-  });
-  return (to - from) / ((Date.now() - t0) / 1000);
-}
 
 /** Writes updates `first..first+count-1` (round-robin over the N objects): a burst, or at `perSecond`. */
 async function write(n: number, count: number, perSecond?: number): Promise<{ first: number; sent: number; done: number }> {
@@ -196,7 +185,7 @@ for (let ns = 0; ns < NAMESPACES; ns++) await expectStatus(client, [201, 409], '
 let loaded = 0;
 for (const n of sizes) {
   log(`N = ${n}: creating ConfigMaps ${loaded}..${n - 1} through the apiserver`);
-  const perSecond = await load(loaded, n);
+  const perSecond = await loadConfigMaps(client, loaded, n);
   results.loads.push({ from: loaded, to: n, createsPerSecond: perSecond });
   log(`N = ${n}: loaded at ${perSecond.toFixed(0)} creates/s`);
   loaded = n;

@@ -11,6 +11,14 @@ export interface WrittenObject {
   readonly at: number;
 }
 
+/** Where an object is written: its type (`apiVersion` and `kind`, as the server answers them) and name. */
+export interface WrittenName {
+  readonly apiVersion: string;
+  readonly kind: string;
+  readonly namespace?: string;
+  readonly name: string;
+}
+
 /**
  * The writes this process made, by object uid: what read-your-own-writes compares a cache with.
  * Every write of `resourceClient()` (create, replace, patch, edit, apply, status, delete, and the
@@ -27,6 +35,12 @@ export interface WriteRecord {
   noteResponse(verb: string, body: unknown): void;
   /** What this process last wrote to the object with `uid`, if it wrote it within the retention. */
   written(uid: string): WrittenObject | undefined;
+  /**
+   * The object this process last wrote under a name (a create, or any later write), with its uid,
+   * if within the retention: what tells a cache that does not hold that uid yet (an object just
+   * created, or deleted and created again) from one that is current.
+   */
+  writtenAt(name: WrittenName): (WrittenObject & { readonly uid: string }) | undefined;
   /** Forgets everything (tests). */
   clear(): void;
 }
@@ -41,10 +55,16 @@ export const writeRecordLimits = { retainMs: 600_000, maxEntries: 100_000 } as c
  */
 export function createWriteRecord(now: () => number = Date.now): WriteRecord {
   const byUid = new Map<string, WrittenObject>(); // oldest first
+  // The uid last written under each name, and each uid's name (to forget it with the uid).
+  const byName = new Map<string, string>();
+  const nameOfUid = new Map<string, string>();
   const prune = (time: number): void => {
     for (const [uid, entry] of byUid) {
       if (byUid.size <= writeRecordLimits.maxEntries && entry.at >= time - writeRecordLimits.retainMs) break;
       byUid.delete(uid);
+      const name = nameOfUid.get(uid);
+      nameOfUid.delete(uid);
+      if (name !== undefined && byName.get(name) === uid) byName.delete(name);
     }
   };
   const note = (uid: string, entry: WrittenObject): void => {
@@ -54,6 +74,10 @@ export function createWriteRecord(now: () => number = Date.now): WriteRecord {
     byUid.delete(uid);
     byUid.set(uid, older && !entry.deleted ? { ...before!, at: entry.at } : entry);
     prune(entry.at);
+  };
+  const written = (uid: string): WrittenObject | undefined => {
+    const entry = byUid.get(uid);
+    return entry !== undefined && entry.at >= now() - writeRecordLimits.retainMs ? entry : undefined;
   };
   return {
     noteResponse(verb, body) {
@@ -67,19 +91,30 @@ export function createWriteRecord(now: () => number = Date.now): WriteRecord {
       }
       const meta = object.metadata;
       if (typeof meta?.uid !== 'string') return;
+      if (typeof object.apiVersion === 'string' && typeof object.kind === 'string' && typeof meta.name === 'string') {
+        const name = nameKey({ apiVersion: object.apiVersion, kind: object.kind, namespace: meta.namespace, name: meta.name });
+        byName.set(name, meta.uid);
+        nameOfUid.set(meta.uid, name);
+      }
       const finalizing = meta.deletionTimestamp !== undefined && (meta.finalizers?.length ?? 0) === 0;
       const deleted = verb === 'delete' ? meta.deletionTimestamp === undefined || finalizing : finalizing;
       note(meta.uid, deleted ? { deleted: true, at } : { ...(typeof meta.resourceVersion === 'string' ? { resourceVersion: meta.resourceVersion } : {}), deleted: false, at });
     },
-    written(uid) {
-      const entry = byUid.get(uid);
-      return entry !== undefined && entry.at >= now() - writeRecordLimits.retainMs ? entry : undefined;
+    written,
+    writtenAt(name) {
+      const uid = byName.get(nameKey(name));
+      const entry = uid === undefined ? undefined : written(uid);
+      return entry === undefined ? undefined : { ...entry, uid: uid! };
     },
     clear() {
       byUid.clear();
+      byName.clear();
+      nameOfUid.clear();
     },
   };
 }
+
+const nameKey = (n: { apiVersion: string; kind: string; namespace?: string | undefined; name: string }): string => `${n.apiVersion}|${n.kind}|${n.namespace ?? ''}|${n.name}`;
 
 /** The process's {@link WriteRecord}: every `resourceClient()` notes its writes here. */
 export const writeRecord: WriteRecord = createWriteRecord();

@@ -1,5 +1,5 @@
 import type { Frozen } from '../store/frozen.js';
-import { defer, identity, map, merge, mergeMap, NEVER, Observable, share, take, takeUntil, type MonoTypeOperatorFunction, type SchedulerLike } from 'rxjs';
+import { defer, finalize, identity, map, merge, mergeMap, NEVER, Observable, share, take, takeUntil, type MonoTypeOperatorFunction, type SchedulerLike } from 'rxjs';
 import { writeRecord as processWrites, type WriteRecord } from '../client/writeRecord.js';
 import { optionChecks } from '../options/optionChecks.js';
 import type { Leadership } from '../coordination/electionState.js';
@@ -10,7 +10,7 @@ import type { KubeObject } from '../store/kubeObject.js';
 import type { Notification } from '../store/notification.js';
 import { holdUntilSynced } from './holdUntilSynced.js';
 import { keepConnected } from './keepConnected.js';
-import { refOfCacheKey, type ObjectRef } from '../store/objectRef.js';
+import { refCacheKey, refOfCacheKey, type ObjectRef } from '../store/objectRef.js';
 import { cacheFreshness } from './cacheFreshness.js';
 import { primaryRequest, relatedRequests } from './changeRequests.js';
 import type { OwnerMatch } from '../store/ownerReferences.js';
@@ -101,7 +101,7 @@ export interface ControllerConfig<T extends KubeObject> extends Omit<ReconcileOb
   /**
    * With `leadership`: followers keep every informer of the controller connected and synced, so a
    * new leader starts reconciling from a warm cache instead of a full List (controller-runtime's
-   * `EnableWarmup`). Default `false`, as there: every follower then holds a full cache and a watch
+   * `EnableWarmup`); the primary's real changes seen while following (deletes included) run first. Default `false`, as there: every follower then holds a full cache and a watch
    * per informer, which multiplies the API server's watch load and the memory by the replicas.
    */
   readonly warmReplicas?: boolean;
@@ -174,7 +174,8 @@ export function controller<T extends KubeObject>(primary: ControllerInformer<T>,
   const informers = [primary, ...owned.map((o) => o.informer), ...watches.map((w) => w.informer)];
   const hold = holdUntilSynced<ControllerRequest>(informers, { timeoutMs: c.syncTimeoutMs });
 
-  const run$ = defer(() => {
+  /** One term of the work; `pending`: real changes seen while following (warm replicas), run first. */
+  const run$ = (pending?: Map<string, ControllerRequest>) => defer(() => {
     const stop$ = (shutdownOn ?? NEVER).pipe(take(1), share());
     // Which objects are being reconciled, to name them if the shutdown grace runs out.
     const running = new Set<string>();
@@ -192,8 +193,8 @@ export function controller<T extends KubeObject>(primary: ControllerInformer<T>,
       },
     });
     const requests$ = merge(
-      // What is cached already (an informer that was running), then every change.
-      defer(() => [...primary.snapshot.keys()]).pipe(map((key): ControllerRequest => ({ ref: refOfCacheKey(key), priority: lowPriority, reasons: [{ type: 'initial', ...rvOf(primary.snapshot.get(key)) }] }))),
+      // What changed while this replica followed, what is cached already (an informer that was running), then every change.
+      defer(() => initialRequests(primary, pending)),
       primary.changes$.pipe(filter ?? identity, map(primaryRequest)),
       ...owned.map((o) =>
         o.informer.changes$.pipe(
@@ -210,20 +211,43 @@ export function controller<T extends KubeObject>(primary: ControllerInformer<T>,
       ...(reconcileAllOn ? [reconcileAllOn.pipe(mergeMap(() => [...primary.snapshot.keys()].map((key): ControllerRequest => ({ ref: refOfCacheKey(key), priority: lowPriority, reasons: all }))))] : []),
       ...(triggers ? [triggers.pipe(map((ref): ControllerRequest => ({ ref, reasons: triggered })))] : []),
     );
-    return withShutdown(requests$.pipe(hold, takeUntil(stop$), work), stop$, keepConnected(informers), shutdownGraceMs, scheduler, running);
+    return withShutdown(requests$.pipe(hold, takeUntil(stop$), work), stop$, keepConnected(informers), shutdownGraceMs, scheduler, running).pipe(finalize(() => pending?.clear()));
   });
-  if (c.leadership === undefined) return run$;
-  const leading$ = run$.pipe(whileLeading(c.leadership));
-  return c.warmReplicas ? warm(leading$, keepConnected(informers)) : leading$;
+  if (c.leadership === undefined) return run$();
+  const leadership = c.leadership;
+  if (!c.warmReplicas) return run$().pipe(whileLeading(leadership));
+  const primaryChanges$ = primary.changes$.pipe(filter ?? identity, map(primaryRequest));
+  return warm((pending) => run$(pending).pipe(whileLeading(leadership)), keepConnected(informers), primaryChanges$);
 }
 
-/** `outcomes$`, with the informers kept connected for as long as it is subscribed (warm replicas). */
-function warm(outcomes$: Observable<ControllerOutcome>, keep$: Observable<never>): Observable<ControllerOutcome> {
+/**
+ * The requests a term starts with: the real changes of the primary seen while this replica
+ * followed (`pending`: with their priority and reasons, deletes included, as controller-runtime's
+ * warm-up queues them), then every other cached object at {@link lowPriority} as `initial`.
+ */
+function initialRequests<T extends KubeObject>(primary: ControllerInformer<T>, pending: ReadonlyMap<string, ControllerRequest> | undefined): ControllerRequest[] {
+  const changed = [...(pending?.values() ?? [])];
+  const unchanged = [...primary.snapshot.keys()]
+    .filter((key) => !pending?.has(key))
+    .map((key): ControllerRequest => ({ ref: refOfCacheKey(key), priority: lowPriority, reasons: [{ type: 'initial', ...rvOf(primary.snapshot.get(key)) }] }));
+  return [...changed, ...unchanged];
+}
+
+/**
+ * Warm replicas: the informers kept connected for as long as the output is subscribed, and the
+ * primary's real changes noted while no term runs (a term clears them when it ends), so that the
+ * next term runs them first instead of as unchanged objects of the cache.
+ */
+function warm(terms: (pending: Map<string, ControllerRequest>) => Observable<ControllerOutcome>, keep$: Observable<never>, changes$: Observable<ControllerRequest>): Observable<ControllerOutcome> {
   return new Observable<ControllerOutcome>((subscriber) => {
+    const pending = new Map<string, ControllerRequest>();
     const keep = keep$.subscribe({ error: (error: unknown) => subscriber.error(error) });
-    const main = outcomes$.subscribe(subscriber);
+    // The newest real change of each object (its reason carries the newest resourceVersion).
+    const noted = changes$.subscribe((request) => void ((request.priority ?? 0) >= 0 && pending.set(refCacheKey(request.ref), request)));
+    const main = terms(pending).subscribe(subscriber);
     return () => {
       main.unsubscribe(); // the work stops before the informers are let go
+      noted.unsubscribe();
       keep.unsubscribe();
     };
   });
@@ -262,7 +286,7 @@ function resolveControllerConfig<T extends KubeObject>(primary: ControllerInform
     drain: false,
     ...(errorPolicy ? { errorPolicy } : {}),
     ...(ownerType ? { kind: ownerType } : {}),
-    ...(ryw !== false ? { freshness: cacheFreshness(primary as ControllerInformer<KubeObject>, record) } : {}),
+    ...(ryw !== false ? { freshness: cacheFreshness(primary as ControllerInformer<KubeObject>, record, ownerType) } : {}),
     ...(rywWaitMs !== undefined ? { freshnessWaitMs: rywWaitMs } : {}),
   };
   // Bad queue options throw now, not at subscribe (the queue is built per subscription).

@@ -60,3 +60,19 @@ test('every resourceClient write is noted in the process record by uid, whatever
     await server.close();
   }
 });
+
+test('writeRecord.writtenAt: the uid last written under a name, by type and namespace; forgotten with its uid', (t) => {
+  let now = 0;
+  const record = createWriteRecord(() => now);
+  const cm = (uid: string, rv: string, namespace = 'n') => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { uid, name: 'x', namespace, resourceVersion: rv } });
+  record.noteResponse('create', cm('u1', '5'));
+  t.like(record.writtenAt({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'n', name: 'x' }), { uid: 'u1', resourceVersion: '5', deleted: false });
+  t.is(record.writtenAt({ apiVersion: 'v1', kind: 'Secret', namespace: 'n', name: 'x' }), undefined, 'another kind');
+  t.is(record.writtenAt({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'm', name: 'x' }), undefined, 'another namespace');
+  record.noteResponse('delete', { kind: 'Status', details: { uid: 'u1' } });
+  t.like(record.writtenAt({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'n', name: 'x' }), { uid: 'u1', deleted: true });
+  record.noteResponse('create', cm('u2', '9'));
+  t.like(record.writtenAt({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'n', name: 'x' }), { uid: 'u2', resourceVersion: '9' }, 'created again: the new uid');
+  now += writeRecordLimits.retainMs + 1;
+  t.is(record.writtenAt({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'n', name: 'x' }), undefined, 'forgotten after the retention');
+});

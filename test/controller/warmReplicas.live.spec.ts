@@ -56,3 +56,40 @@ test('warmReplicas without leadership, or a leadership that is no Observable, is
     await server.close();
   }
 });
+
+/** A warm follower sees cm-4 (listed last) change and cm-1 deleted; then it leads: what it runs first, and with what reasons. */
+async function changedWhileFollowing() {
+  const server = await createTestApiServer();
+  for (let i = 0; i < 5; i++) server.create('configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${i}`, namespace: 'n' } });
+  const factory = informerFactory(server.kubeConfig);
+  const primary = factory.informer({ version: 'v1', plural: 'configmaps', namespace: 'n' });
+  const leadership = new BehaviorSubject<Leadership>({ state: 'following', holder: 'other' });
+  const runs: { key: string; reasons: string[] }[] = [];
+  const subscription = controller(primary, {
+    leadership,
+    warmReplicas: true,
+    reconcile: (_cm, { ref, reasons }) => void runs.push({ key: `${ref.namespace}/${ref.name}`, reasons: reasons.map((r) => (r.type === 'changed' ? `changed:${r.change}` : r.type)) }),
+  }).subscribe();
+  try {
+    await until(() => primary.snapshot.size === 5, 'the follower synced');
+    server.patch('configmaps', 'n', 'cm-4', { data: { v: '1' } });
+    server.delete('configmaps', 'n', 'cm-1');
+    await until(() => primary.snapshot.size === 4 && (primary.snapshot.get('n/cm-4') as { data?: unknown } | undefined)?.data !== undefined, 'the follower saw both changes');
+    leadership.next({ state: 'leading', holder: 'me', transitions: 1 });
+    await until(() => runs.length === 5, 'every object reconciled by the new leader, the deleted one too');
+    return runs;
+  } finally {
+    subscription.unsubscribe();
+    factory.dispose();
+    await server.close();
+  }
+}
+
+test('warm replicas: what changed while following runs first at takeover, with its reason, a delete included; the rest as initial', async (t) => {
+  const runs = await changedWhileFollowing();
+  t.deepEqual(runs.slice(0, 2), [
+    { key: 'n/cm-4', reasons: ['changed:update'] },
+    { key: 'n/cm-1', reasons: ['changed:delete'] },
+  ]);
+  t.deepEqual(runs.slice(2).map((r) => r.reasons), [['initial'], ['initial'], ['initial']]);
+});
