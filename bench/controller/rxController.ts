@@ -39,7 +39,9 @@ const cpuMs = (): number => {
 
 const kubeConfig = new KubeConfig();
 kubeConfig.loadFromFile(flags.kubeconfig!);
-const factory = informerFactory(kubeConfig);
+// Informers that run while held: a cold follower (no --warm) then holds no cache until it leads,
+// as controller-runtime's non-warm replicas; the factory's default lifetime would run them anyway.
+const factory = informerFactory(kubeConfig, { lifetime: 'held' });
 const configMaps = factory.informer<KubeObject>({ version: 'v1', plural: 'configmaps' });
 const election = flags.lease
   ? leaderElection({ leases: leaseClient(kubeConfig), lease: { namespace: 'default', name: flags.lease }, leaseDurationMs: 2_000, renewDeadlineMs: 1_500, retryPeriodMs: 500 })

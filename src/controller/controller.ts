@@ -101,8 +101,13 @@ export interface ControllerConfig<T extends KubeObject> extends Omit<ReconcileOb
   /**
    * With `leadership`: followers keep every informer of the controller connected and synced, so a
    * new leader starts reconciling from a warm cache instead of a full List (controller-runtime's
-   * `EnableWarmup`); the primary's real changes seen while following (deletes included) run first. Default `false`, as there: every follower then holds a full cache and a watch
-   * per informer, which multiplies the API server's watch load and the memory by the replicas.
+   * `EnableWarmup`); the primary's real changes seen while following (deletes included) run first.
+   * Default `false`, as there: warm, every follower holds a full cache and a watch per informer,
+   * which multiplies the API server's watch load and the memory by the replicas. A follower is cold
+   * only if its informers run while held: a factory's informers do so with `lifetime: 'held'`; with
+   * the factory's default lifetime they are connected from the start whatever the controller does,
+   * so the followers hold full caches either way (without `warmReplicas`, a new leader then runs
+   * every cached object as `initial`).
    */
   readonly warmReplicas?: boolean;
 }

@@ -10,15 +10,23 @@ import { until } from '../helpers/until.js';
 async function failover(warmReplicas: boolean) {
   const server = await createTestApiServer();
   for (let i = 0; i < 5; i++) server.create('configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${i}`, namespace: 'n' } });
-  const factory = informerFactory(server.kubeConfig);
+  // A cold follower holds nothing only with informers that run while held: a factory's default
+  // lifetime connects them from the start, whatever the controller does.
+  const factory = informerFactory(server.kubeConfig, { lifetime: 'held' });
   const primary = factory.informer({ version: 'v1', plural: 'configmaps', namespace: 'n' });
+  // A clock for "the follower had time to list": another informer of the same factory, connected
+  // here and synced (a list and a watch), while the follower follows.
+  const clock = factory.informer({ version: 'v1', plural: 'configmaps', namespace: 'clock' });
+  const clockConnection = clock.connect();
   const leadership = new BehaviorSubject<Leadership>({ state: 'following', holder: 'other' });
   const runs: string[] = [];
   let completed = false;
-  const lists = () => server.requests.filter((r) => r.verb === 'list' && r.resource === 'configmaps').length;
+  const lists = () => server.requests.filter((r) => r.verb === 'list' && r.resource === 'configmaps' && r.namespace === 'n').length;
   const subscription = controller(primary, { leadership, warmReplicas, reconcile: (cm) => void runs.push(cm!.metadata!.name!) }).subscribe({ complete: () => (completed = true) });
   try {
     if (warmReplicas) await until(() => primary.snapshot.size === 5, 'the follower synced');
+    await clock.whenSynced();
+    await until(() => server.requests.some((r) => r.verb === 'watch' && r.namespace === 'clock'), 'the clock watching');
     const cachedWhileFollowing = primary.snapshot.size;
     const runsWhileFollowing = runs.length;
     const listsBeforeLeading = lists();
@@ -30,6 +38,7 @@ async function failover(warmReplicas: boolean) {
     return { cachedWhileFollowing, runsWhileFollowing, listsAfterLeading };
   } finally {
     subscription.unsubscribe();
+    clockConnection.unsubscribe();
     factory.dispose();
     await server.close();
   }
@@ -39,7 +48,7 @@ test('warm replicas: a follower keeps the informers synced and reconciles nothin
   t.deepEqual(await failover(true), { cachedWhileFollowing: 5, runsWhileFollowing: 0, listsAfterLeading: 0 });
 });
 
-test('cold (the default): a follower holds no cache; the new leader lists first', async (t) => {
+test('cold (the default), with held informers: a follower holds no cache; the new leader lists first', async (t) => {
   t.deepEqual(await failover(false), { cachedWhileFollowing: 0, runsWhileFollowing: 0, listsAfterLeading: 1 });
 });
 
