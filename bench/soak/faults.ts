@@ -46,8 +46,9 @@ export async function inject(kind: FaultKind, targets: FaultTargets, random: Rng
       await cluster('compact');
       return 'etcd compaction to the current revision';
     case 'networkCut': {
+      // The lease may still name a replica that was killed (until it expires): cut a live one then.
       const leader = await targets.leader();
-      const name = leader !== undefined && random.next() < 0.5 ? leader : random.pick(replicas);
+      const name = leader !== undefined && random.next() < 0.5 && replicas.includes(leader) ? leader : random.pick(replicas);
       const proxy = targets.proxies().get(name)!;
       proxy.mode = 'blackhole';
       await hold();
