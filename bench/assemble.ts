@@ -26,6 +26,7 @@ export function writeBenchmarks(part: Part, text: string): string {
     'rx-informer against its peers, every target a ratio measured in the same run. Three benchmarks, each in its own section: ' +
     'informers against a real kube-apiserver + etcd (`npm run bench:cluster`), controllers against controller-runtime there (`npm run bench:controller`), and informers on loopback against the test API server (`npm run bench`). ' +
     'The analysis at the end (bench/NOTES.md) is written by hand; check it against the tables.\n\n' +
+    'What the library survives over time under faults (a 30-minute chaos soak on the real control plane: faults by kind, recovery times, divergences, doubled reconciles, cleanups, heap and RSS over time) is in [RELIABILITY.md](RELIABILITY.md).\n\n' +
     read(partPath('cluster')) +
     read(partPath('controller')) +
     read(partPath('loopback')) +
