@@ -190,14 +190,16 @@ export function reconcile(handler: ReconcileHandler, config: ReconcileConfig = {
       switch (effect.type) {
         case 'enqueue':
           line.put(key, effect.priority);
-          if (!effect.counted) metrics?.added(key, scheduler.now());
+          if (!effect.counted) metrics?.added(key, scheduler.now(), c.priority ? effect.priority : undefined);
           return;
+        case 'raised':
+          return metrics?.raised?.(key, effect.from, effect.to);
         case 'timer':
           return timers.set(key, effect.at);
         case 'cancelTimer':
           return timers.cancel(key);
         case 'start':
-          return start(key, effect.reasons, effect.heldMs > 0 || effect.waitedOut ? { heldMs: effect.heldMs, behind: effect.waitedOut } : undefined);
+          return start(key, c.priority ? effect.priority : undefined, effect.reasons, effect.heldMs > 0 || effect.waitedOut ? { heldMs: effect.heldMs, behind: effect.waitedOut } : undefined);
         case 'abort': {
           const run = runs.get(key);
           metrics?.timedOut?.(key);
@@ -213,8 +215,8 @@ export function reconcile(handler: ReconcileHandler, config: ReconcileConfig = {
       }
     };
 
-    const start = (key: string, reasons: readonly ReconcileReason[], freshness: RunFacts['freshness']): void => {
-      metrics?.taken(key, scheduler.now());
+    const start = (key: string, priority: number | undefined, reasons: readonly ReconcileReason[], freshness: RunFacts['freshness']): void => {
+      metrics?.taken(key, scheduler.now(), priority);
       if (freshness?.behind) metrics?.startedBehind?.(key);
       const abort = new AbortController();
       const run: Run = { abort, reasons, freshness, timedOut: false };

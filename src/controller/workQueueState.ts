@@ -67,8 +67,11 @@ export type QueueInput =
  *
  * - `enqueue`: put it in the ready line at `priority`, or raise it there; `counted`: it was
  *   counted as waiting already (raised, or back from a hold), so it is no new add for the metrics.
+ * - `raised`: a key counted as waiting (queued or holding) now waits at priority `to`, not `from`
+ *   (the depth per priority of the metrics moves it).
  * - `timer`: fire `due` at `at` (replacing the key's timer); `cancelTimer`: drop it.
- * - `start`: run the handler with `reasons`; `waitedOut`: the read-your-own-writes wait ran out.
+ * - `start`: run the handler with `reasons`; `priority`: the one it waited at (it leaves that
+ *   depth); `waitedOut`: the read-your-own-writes wait ran out.
  * - `abort`: abort the running handler's signal (its timeout).
  * - `forget`: forget the key's failures (after a success).
  * - `retried`: the key was put back with a delay (work-queue metric).
@@ -76,9 +79,10 @@ export type QueueInput =
  */
 export type QueueEffect =
   | { readonly type: 'enqueue'; readonly priority: number; readonly counted: boolean }
+  | { readonly type: 'raised'; readonly from: number; readonly to: number }
   | { readonly type: 'timer'; readonly at: number }
   | { readonly type: 'cancelTimer' }
-  | { readonly type: 'start'; readonly reasons: readonly ReconcileReason[]; readonly waitedOut: boolean; readonly heldMs: number }
+  | { readonly type: 'start'; readonly priority: number; readonly reasons: readonly ReconcileReason[]; readonly waitedOut: boolean; readonly heldMs: number }
   | { readonly type: 'abort' }
   | { readonly type: 'forget' }
   | { readonly type: 'retried' }

@@ -33,7 +33,7 @@ function next(view: KeyView, input: QueueInput, config: QueueStepConfig, out: Qu
       // A delayed run that came due while the key is in line anyway: that run covers it.
       if (state?.kind === 'queued' && state.later !== undefined) {
         const { later, ...rest } = state;
-        if (later.priority > state.priority) out.push({ type: 'enqueue', priority: later.priority, counted: true });
+        if (later.priority > state.priority) out.push({ type: 'enqueue', priority: later.priority, counted: true }, { type: 'raised', from: state.priority, to: later.priority });
         return { ...rest, priority: Math.max(state.priority, later.priority), reasons: mergeReasons(state.reasons, later.reasons) };
       }
       if (state?.kind === 'waiting') return enqueue(state.priority, state.reasons, false, 0, false, out);
@@ -51,7 +51,7 @@ function next(view: KeyView, input: QueueInput, config: QueueStepConfig, out: Qu
         const reasons = state.later === undefined ? state.reasons : mergeReasons(state.reasons, state.later.reasons);
         return { kind: 'holding', since: input.now, until: input.now + config.freshnessWaitMs, priority: state.priority, reasons };
       }
-      out.push({ type: 'start', reasons: state.reasons, waitedOut: state.waitedOut, heldMs: state.heldMs });
+      out.push({ type: 'start', priority: state.priority, reasons: state.reasons, waitedOut: state.waitedOut, heldMs: state.heldMs });
       return { kind: 'running', next: state.later, timedOut: false };
     case 'timeout':
       if (state?.kind !== 'running' || state.timedOut) return state;
@@ -82,10 +82,12 @@ function added(state: KeyState | undefined, input: Extract<QueueInput, { type: '
     }
     case 'queued': {
       // Already in line: a higher priority raises it; debounce never delays a key that is due.
-      if (priority > state.priority) out.push({ type: 'enqueue', priority, counted: true });
+      if (priority > state.priority) out.push({ type: 'enqueue', priority, counted: true }, { type: 'raised', from: state.priority, to: priority });
       return { ...state, priority: Math.max(state.priority, priority), reasons: mergeReasons(state.reasons, given) };
     }
     case 'holding':
+      // Off the line, but still counted as waiting: only its count moves to the new priority.
+      if (priority > state.priority) out.push({ type: 'raised', from: state.priority, to: priority });
       return { ...state, priority: Math.max(state.priority, priority), reasons: mergeReasons(state.reasons, given) };
     case 'running': {
       // One more run after this one. A run already due stays due (it is only held because the

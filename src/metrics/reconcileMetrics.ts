@@ -13,10 +13,15 @@ export type ReconcileResultLabel = 'success' | 'requeue_after' | 'error' | 'term
 export interface ReconcileMetrics {
   /** The queue was started with this many workers. */
   started?(concurrency: number): void;
-  /** `key` became due (it was not waiting already): one more add, one more in depth; its wait starts. */
-  added(key: string, now: number): void;
-  /** A worker took `key`: one less in depth; its wait ends and its run starts. */
-  taken(key: string, now: number): void;
+  /**
+   * `key` became due (it was not waiting already): one more add, one more in depth at `priority`;
+   * its wait starts. `priority` is `undefined` when the queue ignores priorities (`priority: false`).
+   */
+  added(key: string, now: number, priority?: number): void;
+  /** `key`, counted in depth at `from`, now waits at the higher priority `to` (raised by a real change, or a due requeue). */
+  raised?(key: string, from: number, to: number): void;
+  /** A worker took `key`: one less in depth at `priority` (the one it waited at); its wait ends and its run starts. */
+  taken(key: string, now: number, priority?: number): void;
   /** The run of `key` ended with `result`. */
   done(key: string, now: number, result: ReconcileResultLabel): void;
   /** `key` was put back with a delay (a retry after a failure, or a requested requeue). */

@@ -2,6 +2,7 @@ import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import { asyncScheduler, type SchedulerLike } from 'rxjs';
 import type { ReconcileMetrics } from '../metrics/reconcileMetrics.js';
 import { optionChecks } from '../options/optionChecks.js';
+import { depthByPriority } from './depthByPriority.js';
 
 /** Options of {@link controllerMetrics}. */
 export interface ControllerMetricsConfig {
@@ -35,10 +36,13 @@ const runningByRegistry = new WeakMap<Registry, Set<Running>>();
  *   `controller_runtime_reconcile_time_seconds{controller}` (histogram, controller-runtime's
  *   buckets), `controller_runtime_max_concurrent_reconciles{controller}`,
  *   `controller_runtime_active_workers{controller}`.
- * - `workqueue_depth`, `workqueue_adds_total`, `workqueue_queue_duration_seconds`,
+ * - `workqueue_adds_total`, `workqueue_queue_duration_seconds`,
  *   `workqueue_work_duration_seconds` (histograms, client-go's buckets),
  *   `workqueue_unfinished_work_seconds`, `workqueue_longest_running_processor_seconds`,
- *   `workqueue_retries_total`, all `{name, controller}`.
+ *   `workqueue_retries_total`, all `{name, controller}`, and `workqueue_depth{name, controller,
+ *   priority}` as controller-runtime's priority queue labels it: the keys waiting at each priority
+ *   (`"0"`, `"-100"` for the initial list; `""` when the queue ignores priorities; a raised key moves
+ *   to its new priority; past 25 distinct priorities all count as `exceeded_cardinality_limit`).
  * - `controller_runtime_reconcile_timeouts_total{controller}` (runs aborted by `timeoutMs`), and
  *   for read-your-own-writes (no controller-runtime name yet):
  *   `rx_informer_reconcile_freshness_waits_total{controller}` (runs held for the cache) and
@@ -80,22 +84,26 @@ export function controllerMetrics(registry: Registry, config: ControllerMetricsC
   // stay, at 0), started() puts it back, so metrics built per term do not pile up in the registry.
   const m = metricsOf(registry, () => runs);
   const addedAt = new Map<string, number>();
+  const depth = depthByPriority(m.depth, queue);
   m.maxConcurrent.set(labels, 1);
   m.activeWorkers.set(labels, 0);
-  m.depth.set(queue, 0);
 
   return {
     started(concurrency) {
       runs.add(running);
       m.maxConcurrent.set(labels, concurrency);
     },
-    added(key, now) {
+    added(key, now, priority) {
       m.adds.inc(queue);
-      m.depth.inc(queue);
+      depth.inc(priority);
       if (!addedAt.has(key)) addedAt.set(key, now);
     },
-    taken(key, now) {
-      m.depth.dec(queue);
+    raised(_key, from, to) {
+      depth.dec(from);
+      depth.inc(to);
+    },
+    taken(key, now, priority) {
+      depth.dec(priority);
       const since = addedAt.get(key);
       if (since !== undefined) m.queueDuration.observe(queue, (now - since) / 1000);
       addedAt.delete(key);
@@ -129,7 +137,7 @@ export function controllerMetrics(registry: Registry, config: ControllerMetricsC
     stopped() {
       addedAt.clear();
       running.since.clear();
-      m.depth.set(queue, 0);
+      depth.reset();
       m.activeWorkers.set(labels, 0);
       runs.delete(running);
       m.unfinished.set(queue, 0);
@@ -169,7 +177,7 @@ function metricsOf(registry: Registry, runs: () => ReadonlySet<Running>) {
     reconcileTime: histogram('controller_runtime_reconcile_time_seconds', 'Length of time per reconciliation per controller', ['controller'], reconcileBuckets),
     maxConcurrent: gauge('controller_runtime_max_concurrent_reconciles', 'Maximum number of concurrent reconciles per controller', ['controller']),
     activeWorkers: gauge('controller_runtime_active_workers', 'Number of currently used workers per controller', ['controller']),
-    depth: gauge('workqueue_depth', 'Current depth of workqueue', ['name', 'controller']),
+    depth: gauge('workqueue_depth', 'Current depth of workqueue by workqueue and priority', ['name', 'controller', 'priority']),
     adds: counter('workqueue_adds_total', 'Total number of adds handled by workqueue', ['name', 'controller']),
     queueDuration: histogram('workqueue_queue_duration_seconds', 'How long in seconds an item stays in workqueue before being requested', ['name', 'controller'], queueBuckets),
     workDuration: histogram('workqueue_work_duration_seconds', 'How long in seconds processing an item from workqueue takes', ['name', 'controller'], queueBuckets),

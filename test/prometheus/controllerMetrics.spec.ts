@@ -1,7 +1,8 @@
 /** controllerMetrics(): controller-runtime's names, fed by reconcile() on virtual time, read from the registry. */
 import test from 'ava';
 import { Registry } from 'prom-client';
-import { map, NEVER, of, throwError, timer, VirtualTimeScheduler } from 'rxjs';
+import { map, NEVER, of, Subject, throwError, timer, VirtualTimeScheduler } from 'rxjs';
+import type { ReconcileRequest } from '../../src/controller/reconcile.js';
 import { reconcile } from '../../src/controller/reconcile.js';
 import { terminal } from '../../src/controller/terminal.js';
 import { controllerMetrics } from '../../src/prometheus/index.js';
@@ -43,7 +44,7 @@ test('reconcile results, errors, terminal errors and times under controller-runt
   t.is(time['controller_runtime_reconcile_time_seconds_bucket{le=0.2}'], 2);
   t.deepEqual(await values(registry, 'workqueue_retries_total'), { 'workqueue_retries_total{}': 2 }, 'one backoff retry, one requeue');
   t.deepEqual(await values(registry, 'workqueue_adds_total'), { 'workqueue_adds_total{}': 3 });
-  t.deepEqual(await values(registry, 'workqueue_depth'), { 'workqueue_depth{}': 0 }, 'unsubscribed: nothing left');
+  t.deepEqual(await values(registry, 'workqueue_depth'), { 'workqueue_depth{priority=0}': 0 }, 'unsubscribed: nothing left');
 });
 
 test('queue duration, unfinished work and the longest running processor follow the scheduler', async (t) => {
@@ -56,7 +57,7 @@ test('queue duration, unfinished work and the longest running processor follow t
   scheduler.flush();
   t.deepEqual(await values(registry, 'workqueue_unfinished_work_seconds'), { 'workqueue_unfinished_work_seconds{}': 6 }, 'two workers, 3 s each');
   t.deepEqual(await values(registry, 'workqueue_longest_running_processor_seconds'), { 'workqueue_longest_running_processor_seconds{}': 3 });
-  t.deepEqual(await values(registry, 'workqueue_depth'), { 'workqueue_depth{}': 1 }, 'c waits');
+  t.deepEqual(await values(registry, 'workqueue_depth'), { 'workqueue_depth{priority=0}': 1 }, 'c waits');
   t.deepEqual(await values(registry, 'controller_runtime_active_workers'), { 'controller_runtime_active_workers{}': 2 });
   const queued = await values(registry, 'workqueue_queue_duration_seconds');
   t.is(queued['workqueue_queue_duration_seconds_count{}'], 2);
@@ -72,8 +73,8 @@ test('two controllers share one registry, each under its own labels; a name is r
   b.added('k', 0);
   b.added('l', 0);
   const text = await registry.metrics();
-  t.true(text.includes('workqueue_depth{name="a",controller="a"} 1'), text);
-  t.true(text.includes('workqueue_depth{name="b",controller="b"} 2'));
+  t.true(text.includes('workqueue_depth{name="a",controller="a",priority=""} 1'), text);
+  t.true(text.includes('workqueue_depth{name="b",controller="b",priority=""} 2'));
   t.throws(() => controllerMetrics(registry, {} as never), { instanceOf: TypeError, message: /controller/ });
 });
 
@@ -109,4 +110,69 @@ test('timeouts under controller-runtime\'s name; read-your-own-writes holds and 
   t.deepEqual(await values(registry, 'controller_runtime_reconcile_timeouts_total'), { 'controller_runtime_reconcile_timeouts_total{}': 1 });
   t.deepEqual(await values(registry, 'rx_informer_reconcile_freshness_waits_total'), { 'rx_informer_reconcile_freshness_waits_total{}': 1 });
   t.deepEqual(await values(registry, 'rx_informer_reconcile_stale_starts_total'), { 'rx_informer_reconcile_stale_starts_total{}': 1 });
+});
+
+test('workqueue_depth carries the priority keys wait at, as controller-runtime\'s priority queue: a raised key moves to its new priority', async (t) => {
+  const registry = new Registry();
+  const scheduler = new VirtualTimeScheduler();
+  const metrics = controllerMetrics(registry, { controller: 'sets', scheduler });
+  const requests = new Subject<ReconcileRequest>();
+  // One worker, busy with `busy` for good: everything after it waits in the line.
+  const subscription = requests.pipe(reconcile((key) => (key === 'busy' ? NEVER : of(undefined)), { metrics, concurrency: 1, scheduler })).subscribe();
+  requests.next({ key: 'busy' });
+  requests.next({ key: 'a', priority: -100 });
+  requests.next({ key: 'b', priority: -100 });
+  t.deepEqual(await values(registry, 'workqueue_depth'), { 'workqueue_depth{priority=-100}': 2, 'workqueue_depth{priority=0}': 0 }, 'two unchanged objects of the initial list (busy left priority 0)');
+  requests.next({ key: 'a', priority: 0 });
+  t.deepEqual(await values(registry, 'workqueue_depth'), { 'workqueue_depth{priority=-100}': 1, 'workqueue_depth{priority=0}': 1 }, 'a real change raised a');
+  requests.next({ key: 'a', priority: -100 });
+  t.deepEqual(await values(registry, 'workqueue_depth'), { 'workqueue_depth{priority=-100}': 1, 'workqueue_depth{priority=0}': 1 }, 'a lower priority does not lower it');
+  t.deepEqual(await values(registry, 'workqueue_adds_total'), { 'workqueue_adds_total{}': 3 }, 'a raise is no new add');
+  subscription.unsubscribe();
+  t.deepEqual(await values(registry, 'workqueue_depth'), { 'workqueue_depth{priority=-100}': 0, 'workqueue_depth{priority=0}': 0 });
+});
+
+test('workqueue_depth: a key held for read-your-own-writes counts at its priority, raised there too, and leaves it when it starts', async (t) => {
+  const registry = new Registry();
+  const scheduler = new VirtualTimeScheduler();
+  const metrics = controllerMetrics(registry, { controller: 'sets', scheduler });
+  const requests = new Subject<ReconcileRequest>();
+  const caughtUp = new Subject<string>();
+  let fresh = false;
+  const freshness = { isFresh: () => fresh, changed$: caughtUp };
+  const subscription = requests.pipe(reconcile(() => NEVER, { metrics, concurrency: 1, scheduler, freshness, freshnessWaitMs: 1_000 })).subscribe();
+  requests.next({ key: 'a', priority: -100 });
+  t.deepEqual(await values(registry, 'rx_informer_reconcile_freshness_waits_total'), { 'rx_informer_reconcile_freshness_waits_total{}': 1 }, 'a is held');
+  t.deepEqual(await values(registry, 'workqueue_depth'), { 'workqueue_depth{priority=-100}': 1 });
+  requests.next({ key: 'a', priority: 5 });
+  t.deepEqual(await values(registry, 'workqueue_depth'), { 'workqueue_depth{priority=-100}': 0, 'workqueue_depth{priority=5}': 1 }, 'raised while held');
+  fresh = true;
+  caughtUp.next('a');
+  t.deepEqual(await values(registry, 'workqueue_depth'), { 'workqueue_depth{priority=-100}': 0, 'workqueue_depth{priority=5}': 0 }, 'started from priority 5');
+  t.deepEqual(await values(registry, 'controller_runtime_active_workers'), { 'controller_runtime_active_workers{}': 1 });
+  subscription.unsubscribe();
+});
+
+test('workqueue_depth: priority "" when the queue ignores priorities; past 25 priorities every key counts as exceeded_cardinality_limit', async (t) => {
+  const registry = new Registry();
+  const scheduler = new VirtualTimeScheduler();
+  const plain = controllerMetrics(registry, { controller: 'plain', scheduler });
+  const requests = new Subject<ReconcileRequest>();
+  const subscription = requests.pipe(reconcile(() => NEVER, { metrics: plain, concurrency: 1, scheduler, priority: false })).subscribe();
+  for (const key of ['a', 'b', 'c']) requests.next({ key, priority: 7 });
+  t.true((await registry.metrics()).includes('workqueue_depth{name="plain",controller="plain",priority=""} 2'));
+  subscription.unsubscribe();
+
+  const many = controllerMetrics(registry, { controller: 'many' });
+  for (let p = 0; p < 25; p++) many.added(`k${p}`, 0, p);
+  many.taken('k0', 0, 0);
+  const before = await values(registry, 'workqueue_depth');
+  t.is(before['workqueue_depth{priority=24}'], 1);
+  t.is(before['workqueue_depth{priority=0}'], 0);
+  many.added('k25', 0, 25);
+  many.taken('k1', 0, 1);
+  const text = await registry.metrics();
+  t.true(text.includes('workqueue_depth{name="many",controller="many",priority="exceeded_cardinality_limit"} 24'), text);
+  t.true(text.includes('workqueue_depth{name="many",controller="many",priority="24"} 0'), 'the counts moved, so the sum stays the depth');
+  t.false(text.includes('workqueue_depth{name="many",controller="many",priority="25"}'));
 });
