@@ -1,4 +1,5 @@
 import { map, type Observable } from 'rxjs';
+import { behindOwnWrite } from '../client/behindOwnWrite.js';
 import type { WriteRecord } from '../client/writeRecord.js';
 import { compareResourceVersions } from '../store/compareResourceVersions.js';
 import type { KubeObject } from '../store/kubeObject.js';
@@ -32,14 +33,11 @@ export function cacheFreshness(
   record: WriteRecord,
   type?: OwnerType,
 ): CacheFreshness {
-  const atLeast = (have: unknown, wrote: string | undefined): boolean => wrote === undefined || typeof have !== 'string' || (compareResourceVersions(have, wrote) ?? 0) >= 0;
   return {
     isFresh(key) {
       const cached = primary.snapshot.get(key);
+      if (cached !== undefined && behindOwnWrite(cached, record)) return false;
       const uid = cached?.metadata?.uid;
-      const written = typeof uid === 'string' ? record.written(uid) : undefined;
-      if (written?.deleted) return false;
-      if (written !== undefined && !atLeast(cached?.metadata?.resourceVersion, written.resourceVersion)) return false;
       if (type === undefined) return true;
       const last = record.writtenAt({ ...type, ...refOfCacheKey(key) });
       if (last === undefined || last.deleted || last.uid === uid) return true;
