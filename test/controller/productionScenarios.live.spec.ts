@@ -136,11 +136,12 @@ test('a finalizer cleanup runs once when another writer patched during it', asyn
   t.is(on.conflicts, 0);
   t.log('with read-your-own-writes', on);
   // Without read-your-own-writes the stale cache hands the run the version from before the
-  // finalizer's removal; finalizer() itself knows it removed that finalizer from that uid and
-  // leaves it alone (before it did, the cleanup ran twice and the removal was a conflict).
+  // finalizer's removal; finalizer() asks the write record, which every resourceClient() write
+  // still goes to, sees that this process finalized that uid and leaves it alone (before it
+  // checked, the cleanup ran twice and the removal was a conflict).
   const off = await cleanupWithAnotherWriter(false);
   t.log('without', off);
-  t.is(off.cleanups, 1, `without read-your-own-writes the finalizer's own memory keeps the cleanup to one (${off.cleanups} cleanups)`);
+  t.is(off.cleanups, 1, `without read-your-own-writes the write record still keeps the cleanup to one (${off.cleanups} cleanups)`);
   t.is(off.conflicts, 0, 'and no removal is tried again');
 });
 

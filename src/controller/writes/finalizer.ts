@@ -1,6 +1,8 @@
 import type { KubeObject } from '../../store/kubeObject.js';
 import type { JsonPatchOperation } from '../../client/editPatch.js';
 import type { RequestOptions, ResourceClient } from '../../client/resourceClient.js';
+import { behindOwnWrite } from '../../client/behindOwnWrite.js';
+import { writeRecord } from '../../client/writeRecord.js';
 
 /**
  * What a finalizer's handler is given besides the object: the run's abort signal, to pass to its
@@ -24,15 +26,17 @@ export interface FinalizerHandlers<T, R> {
 }
 
 /**
- * What this process did for a finalizer of a deleting object, by `uid\0finalizer`, oldest first:
- * `cleaned` (its cleanup succeeded, the removal has not) or `removed`. At most 10,000 kept.
+ * The finalizers of deleting objects whose cleanup succeeded in this process, by `uid\0finalizer`,
+ * oldest first; at most 10,000 kept. Whether the removal that followed succeeded is the write
+ * record's to tell (an answer noted by uid), not this set's: it only knows what the record cannot,
+ * that a cleanup ran.
  */
-const done = new Map<string, 'cleaned' | 'removed'>();
-const doneKept = 10_000;
-const remember = (key: string, step: 'cleaned' | 'removed'): void => {
-  done.delete(key);
-  done.set(key, step);
-  if (done.size > doneKept) done.delete(done.keys().next().value!);
+const cleaned = new Set<string>();
+const cleanedKept = 10_000;
+const remember = (key: string): void => {
+  cleaned.delete(key);
+  cleaned.add(key);
+  if (cleaned.size > cleanedKept) cleaned.delete(cleaned.values().next().value!);
 };
 
 /**
@@ -45,15 +49,25 @@ const remember = (key: string, step: 'cleaned' | 'removed'): void => {
  * finalizer absent,  deleting     → nothing, return {}
  * ```
  *
- * A deleting object that still lists a finalizer this process has removed from it (by uid) is a
- * version from before that removal — a finalizer cannot come back once deletion has begun — so the
- * cache has not caught up yet: it is left alone, returning {}, instead of being cleaned up a second
- * time. A run can see such a version when read-your-own-writes stops waiting for a cache that is
- * behind (a watch cut by an API server restart, say). Likewise a cleanup that succeeded is not run
- * again when only the removal failed (an API server going away, an answer lost): the next run of
- * the object retries the removal alone. So within one process a cleanup runs once per object;
- * across processes (a leader killed between its cleanup and the removal) it is at least once. The
- * process remembers the last 10,000 such objects.
+ * Cleanup never runs from a version older than this process's own last write to the object: a
+ * deleting object is left alone, returning {}, while the process's `writeRecord` (by uid) shows
+ * that it deleted or finalized it since (its last finalizer removed), or that a write of it got
+ * back a newer resourceVersion than the one in hand — the removal of this finalizer, or any other
+ * write. The newer version is on its way to the cache, and its arrival runs the object again. A
+ * run can be handed such a version when read-your-own-writes stops waiting for a cache that is
+ * behind (a watch cut by an API server restart, say), or when it is turned off: `readYourWrites:
+ * false` only stops the controller's wait; every `resourceClient()` write is still noted in the
+ * record, so this check holds either way. It sees only writes of `resourceClient()` (a client of
+ * your own that does not go through it is not seen) within the record's retention (10 minutes).
+ *
+ * A cleanup that succeeded is not run again: the process remembers it (by uid, the last 10,000),
+ * so when only the removal failed (an API server going away, an answer lost) the next run retries
+ * the removal alone. Where the record cannot order two versions (resourceVersions that are not
+ * integers: a server before Kubernetes 1.35) and the removal left other finalizers in place, a
+ * version from before the removal is therefore answered by the removal alone, whose test of the
+ * list fails as a `conflict`, and not by a second cleanup. So within one process a cleanup runs
+ * once per object; across processes (a leader killed between its cleanup and the removal) it is
+ * at least once.
  *
  * The patches are guarded by the finalizer list itself, not by the resourceVersion, so a status
  * write or any other change by another writer does not make them fail; a change of the list does
@@ -103,19 +117,18 @@ export async function finalizer<T extends KubeObject, R>(
   const context: FinalizerContext = options.signal ? { signal: options.signal } : {};
   if (index >= 0 && !deleting) return handlers.apply(object, context);
   if (index >= 0) {
+    // A version from before this process's own last write (its finalizer removal, say): the cache is behind.
+    if (behindOwnWrite(object, writeRecord)) return {};
     const uid = object.metadata?.uid;
     const key = `${uid ?? ''}\0${name}`;
-    const step = uid === undefined ? undefined : done.get(key);
-    if (step === 'removed') return {};
-    const outcome = step === 'cleaned' ? {} : await handlers.cleanup(object, context);
-    if (uid !== undefined) remember(key, 'cleaned');
+    const outcome = uid !== undefined && cleaned.has(key) ? {} : await handlers.cleanup(object, context);
+    if (uid !== undefined) remember(key);
     const path = `/metadata/finalizers/${index}`;
     const remove: JsonPatchOperation[] = [
       { op: 'test', path, value: name },
       { op: 'remove', path },
     ];
     await client.patch(target, remove, { type: 'json', ...options });
-    if (uid !== undefined) remember(key, 'removed');
     return outcome;
   }
   if (deleting) return {};

@@ -5,6 +5,7 @@
 import test from 'ava';
 import { finalizer } from '../../../src/controller/writes/finalizer.js';
 import { resourceClient } from '../../../src/client/resourceClient.js';
+import { writeRecord } from '../../../src/client/writeRecord.js';
 import { recordingClient, type RecordedCall } from '../recordingClient.js';
 import { ControllerError } from '../../../src/errors.js';
 import type { KubeObject } from '../../../src/store/kubeObject.js';
@@ -145,4 +146,40 @@ test('apply and cleanup get the abort signal of the run, so their own writes sto
   await finalizer(client, name, object({ finalizers: [name] }), watching, { signal: abort.signal });
   await finalizer(client, name, object({ finalizers: [name], deletionTimestamp: '2026-01-01T00:00:00Z' }), watching, { signal: abort.signal });
   t.deepEqual(seen, [abort.signal, abort.signal]);
+});
+
+test('against the API server: cleanup never runs from a version older than this process\'s own last write to the object; the newer one is cleaned up', async (t) => {
+  const server = await createTestApiServer();
+  const client = resourceClient(server.kubeConfig);
+  try {
+    const log: string[] = [];
+    server.create('configmaps', { metadata: { name: 'a', namespace: 'n', finalizers: [name] } });
+    server.delete('configmaps', 'n', 'a');
+    const read = () => ({ apiVersion: 'v1', kind: 'ConfigMap', ...server.get('configmaps', 'n', 'a')! }) as KubeObject;
+    const before = read();
+    // This process writes the deleting object (a status its cleanup keeps, say); the cache still hands out the version before.
+    await client.patch({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'n', name: 'a' }, { metadata: { annotations: { progress: 'half' } } }, { type: 'merge' });
+    t.deepEqual(await finalizer(client, name, before, handlers(log)), {}, 'left alone: the cache is behind this process');
+    t.deepEqual(log, [], 'no cleanup from the older version');
+    t.deepEqual(read().metadata?.finalizers, [name], 'and the finalizer stays');
+    t.deepEqual(await finalizer(client, name, read(), handlers(log)), { requeueAfterMs: 1 }, 'the version this process wrote is cleaned up');
+    t.deepEqual(log, ['cleanup a']);
+    t.is(server.get('configmaps', 'n', 'a'), undefined, 'finalized: gone');
+  } finally {
+    client.close();
+    await server.close();
+  }
+});
+
+test('resourceVersions the record cannot order (not integers), other finalizers left: a version from before the removal gets the removal again, never a second cleanup', async (t) => {
+  const { client, calls } = recordingClient();
+  const log: string[] = [];
+  const metadata = { uid: 'u-opaque-versions', deletionTimestamp: '2026-12-01T00:00:00Z' };
+  const doomed = object({ ...metadata, resourceVersion: 'opaque-1', finalizers: [name, 'other/one'] });
+  t.deepEqual(await finalizer(client, name, doomed, handlers(log)), { requeueAfterMs: 1 });
+  // What the server answered to the removal, as resourceClient() would have noted it.
+  writeRecord.noteResponse('patch', { ...object({ ...metadata, resourceVersion: 'opaque-2', finalizers: ['other/one'] }) });
+  t.deepEqual(await finalizer(client, name, doomed, handlers(log)), {});
+  t.deepEqual(log, ['cleanup a'], 'cleaned up once');
+  t.is(patchesOf(calls).length, 2, 'the removal tried again (against a server its test fails: a conflict, retried from a fresh read)');
 });
