@@ -4,12 +4,12 @@
  */
 import test from 'ava';
 import { finalizer } from '../../../src/controller/writes/finalizer.js';
-import { resourceClient } from '../../../src/client/resourceClient.js';
+import { resourceClient, type ResourceClient } from '../../../src/client/resourceClient.js';
 import { writeRecord } from '../../../src/client/writeRecord.js';
 import { recordingClient, type RecordedCall } from '../recordingClient.js';
 import { ControllerError } from '../../../src/errors.js';
 import type { KubeObject } from '../../../src/store/kubeObject.js';
-import { createTestApiServer } from '../../../src/testServer/index.js';
+import { createTestApiServer, type TestApiServer } from '../../../src/testServer/index.js';
 
 const name = 'demo.example.com/cleanup';
 const object = (metadata: Record<string, unknown> = {}): KubeObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a', namespace: 'n', resourceVersion: '5', ...metadata } });
@@ -120,23 +120,29 @@ test('against the API server: add, apply, delete, cleanup, gone; a stale list is
   }
 });
 
-test('against the API server: a cache still showing an object this process finalized does not run its cleanup again (the soak saw it once read-your-own-writes stopped waiting)', async (t) => {
+/** A ConfigMap n/a carrying the finalizer, deleted (so held by it), on an in-process API server; `read` gives its current version. */
+async function withDeletingConfigMap(run: (server: TestApiServer, client: ResourceClient, read: () => KubeObject) => Promise<void>): Promise<void> {
   const server = await createTestApiServer();
   const client = resourceClient(server.kubeConfig);
   try {
-    const log: string[] = [];
     server.create('configmaps', { metadata: { name: 'a', namespace: 'n', finalizers: [name] } });
     server.delete('configmaps', 'n', 'a');
-    const doomed = { apiVersion: 'v1', kind: 'ConfigMap', ...server.get('configmaps', 'n', 'a')! } as KubeObject;
-    t.deepEqual(await finalizer(client, name, doomed, handlers(log)), { requeueAfterMs: 1 });
-    t.is(server.get('configmaps', 'n', 'a'), undefined, 'finalized: gone');
-    t.deepEqual(await finalizer(client, name, doomed, handlers(log)), {}, 'the same version again, as a cache behind the removal hands it');
-    t.deepEqual(log, ['cleanup a'], 'cleaned up once');
+    await run(server, client, () => ({ apiVersion: 'v1', kind: 'ConfigMap', ...server.get('configmaps', 'n', 'a')! }) as KubeObject);
   } finally {
     client.close();
     await server.close();
   }
-});
+}
+
+test('against the API server: a cache still showing an object this process finalized does not run its cleanup again (the soak saw it once read-your-own-writes stopped waiting)', (t) =>
+  withDeletingConfigMap(async (server, client, read) => {
+    const log: string[] = [];
+    const doomed = read();
+    t.deepEqual(await finalizer(client, name, doomed, handlers(log)), { requeueAfterMs: 1 });
+    t.is(server.get('configmaps', 'n', 'a'), undefined, 'finalized: gone');
+    t.deepEqual(await finalizer(client, name, doomed, handlers(log)), {}, 'the same version again, as a cache behind the removal hands it');
+    t.deepEqual(log, ['cleanup a'], 'cleaned up once');
+  }));
 
 test('apply and cleanup get the abort signal of the run, so their own writes stop when the run is stopped (a leader that lost its lease)', async (t) => {
   const { client } = recordingClient();
@@ -148,14 +154,9 @@ test('apply and cleanup get the abort signal of the run, so their own writes sto
   t.deepEqual(seen, [abort.signal, abort.signal]);
 });
 
-test('against the API server: cleanup never runs from a version older than this process\'s own last write to the object; the newer one is cleaned up', async (t) => {
-  const server = await createTestApiServer();
-  const client = resourceClient(server.kubeConfig);
-  try {
+test('against the API server: cleanup never runs from a version older than this process\'s own last write to the object; the newer one is cleaned up', (t) =>
+  withDeletingConfigMap(async (server, client, read) => {
     const log: string[] = [];
-    server.create('configmaps', { metadata: { name: 'a', namespace: 'n', finalizers: [name] } });
-    server.delete('configmaps', 'n', 'a');
-    const read = () => ({ apiVersion: 'v1', kind: 'ConfigMap', ...server.get('configmaps', 'n', 'a')! }) as KubeObject;
     const before = read();
     // This process writes the deleting object (a status its cleanup keeps, say); the cache still hands out the version before.
     await client.patch({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'n', name: 'a' }, { metadata: { annotations: { progress: 'half' } } }, { type: 'merge' });
@@ -165,11 +166,7 @@ test('against the API server: cleanup never runs from a version older than this 
     t.deepEqual(await finalizer(client, name, read(), handlers(log)), { requeueAfterMs: 1 }, 'the version this process wrote is cleaned up');
     t.deepEqual(log, ['cleanup a']);
     t.is(server.get('configmaps', 'n', 'a'), undefined, 'finalized: gone');
-  } finally {
-    client.close();
-    await server.close();
-  }
-});
+  }));
 
 test('resourceVersions the record cannot order (not integers), other finalizers left: a version from before the removal gets the removal again, never a second cleanup', async (t) => {
   const { client, calls } = recordingClient();
