@@ -8,6 +8,7 @@ import { NotSyncedError } from '../../src/errors.js';
 import { controller, type ControllerConfig } from '../../src/controller/controller.js';
 import type { ControllerOutcome } from '../../src/controller/reconcileObjects.js';
 import { terminal } from '../../src/controller/terminal.js';
+import type { ReconcileMetrics } from '../../src/metrics/reconcileMetrics.js';
 import { predicateFilter } from '../../src/controller/predicateFilter.js';
 import { predicates } from '../../src/controller/predicates.js';
 import { informer, type Informer } from '../../src/informer/informer.js';
@@ -51,6 +52,25 @@ test('every cached object is reconciled once at the start, then on each change, 
     expectObservable(out.pipe(map(view)), '^----------!').toBe('(xy)-z---w', { x: 'n/a ok', y: 'n/b ok', z: 'n/a ok', w: 'n/c ok' });
   });
   t.deepEqual(seen, ['a:1', 'b:1', 'a:3', 'c:1']);
+});
+
+test('the metrics hooks hear the priority: the initial list added at -100, a real change raising a key that waits, each taken at the priority it waited at', (t) => {
+  const heard: string[] = [];
+  const metrics: ReconcileMetrics = {
+    added: (key, _now, priority) => void heard.push(`added ${key} ${priority}`),
+    raised: (key, from, to) => void heard.push(`raised ${key} ${from}→${to}`),
+    taken: (key, _now, priority) => void heard.push(`taken ${key} ${priority}`),
+    done: () => undefined,
+    retried: () => undefined,
+  };
+  runMarbles(t, ({ expectObservable }) => {
+    const { api, informer: primary } = sets([set('a'), set('b'), set('c')]);
+    at(5, () => api.modify(set('c', 2)));
+    // a runs for 10 frames; b and c wait behind it.
+    const out = controller(primary, { reconcile: () => timer(10).pipe(map(() => undefined)), metrics });
+    expectObservable(out.pipe(map(view)), '^-----------------!').toBe('----------x', { x: 'n/a ok' });
+  });
+  t.deepEqual(heard, ['added n/a -100', 'taken n/a -100', 'added n/b -100', 'added n/c -100', 'raised n/c -100→0', 'taken n/c 0']);
 });
 
 test('a deleted object is reconciled with undefined; the context names it', (t) => {
