@@ -124,16 +124,32 @@ const killReplica = async (name: string): Promise<void> => {
 
 // ---------------------------------------------------------------- probes: recovery after a fault
 let probeNumber = 0;
-/** Writes probe n; resolves with the ms until the informers saw it and the operator reconciled it. */
-async function probe(deadlineMs = 120_000): Promise<number | undefined> {
+/** When the last fault injected so far ended: a probe's window runs from the end of its burst. */
+let lastFaultEnd = 0;
+/** What one probe saw: ms from its start until the informers saw it and until the operator reconciled it. */
+interface ProbeResult {
+  readonly informersMs: number | undefined;
+  readonly operatorMs: number | undefined;
+  /** ms from the end of the last fault that landed before the probe was through (its burst). */
+  readonly afterBurstMs: number | undefined;
+}
+/**
+ * Writes probe n and waits, each on its own, for the informers to see it and for the operator to
+ * reconcile it. Its window is `windowMs` after the end of the last fault injected while it waits:
+ * faults are dealt 2–5 s apart whether or not the previous one was recovered from, so they stack
+ * into bursts, and a probe is judged from the end of its burst (its time is still counted from its
+ * own fault's end).
+ */
+async function probe(windowMs = 120_000): Promise<ProbeResult> {
   const n = ++probeNumber;
   const from = Date.now();
-  const until = async (check: () => Promise<boolean> | boolean): Promise<boolean> => {
-    while (Date.now() - from < deadlineMs) {
-      if (await check()) return true;
+  const open = (): boolean => Date.now() < Math.max(from, lastFaultEnd) + windowMs;
+  const until = async (check: () => Promise<boolean> | boolean): Promise<number | undefined> => {
+    while (open()) {
+      if (await check()) return Date.now();
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    return false;
+    return undefined;
   };
   const written = await until(async () => (await call('PATCH', `${cmPath}/probe`, { data: { n: String(n) } }, 'application/merge-patch+json').catch(() => ({ status: 0 }))).status === 200);
   let generation = 0;
@@ -142,22 +158,42 @@ async function probe(deadlineMs = 120_000): Promise<number | undefined> {
     generation = json?.metadata?.generation ?? 0;
     return status === 200;
   });
-  if (!written || !specWritten) return undefined;
-  const seen = await until(() => [...probeSeen.keys()].some((k) => k >= n));
-  const reconciled = await until(async () => {
-    const { status, json } = await call('GET', `${setPath}/probe-set`).catch(() => ({ status: 0, json: undefined }));
-    return status === 200 && (json?.status?.observedGeneration ?? 0) >= generation;
-  });
-  return seen && reconciled ? Date.now() - from : undefined;
+  if (written === undefined || specWritten === undefined) return { informersMs: undefined, operatorMs: undefined, afterBurstMs: undefined };
+  const [seen, reconciled] = await Promise.all([
+    until(() => [...probeSeen.keys()].some((k) => k >= n)),
+    until(async () => {
+      const { status, json } = await call('GET', `${setPath}/probe-set`).catch(() => ({ status: 0, json: undefined }));
+      return status === 200 && (json?.status?.observedGeneration ?? 0) >= generation;
+    }),
+  ]);
+  const through = seen !== undefined && reconciled !== undefined ? Math.max(seen, reconciled) : undefined;
+  return {
+    informersMs: seen === undefined ? undefined : seen - from,
+    operatorMs: reconciled === undefined ? undefined : reconciled - from,
+    afterBurstMs: through === undefined ? undefined : through - Math.max(from, lastFaultEnd),
+  };
 }
 
 // ---------------------------------------------------------------- the fault schedule
 say(`waiting for the first probe (informers synced, operator leading)`);
-const firstProbe = await probe(180_000);
+const first = await probe(180_000);
+const firstProbe = first.afterBurstMs;
 if (firstProbe === undefined) throw new Error('[soak] the informers and the operator did not come up within 180 s');
 say(`up in ${firstProbe} ms; faults every ${gapMin}–${gapMax} ms after the last one ends`);
 const next = schedule(random);
-const faults: Array<{ kind: FaultKind; at: number; endedAt: number; what: string; recoveryMs: number | undefined }> = [];
+interface Fault {
+  readonly kind: FaultKind;
+  readonly at: number;
+  readonly endedAt: number;
+  readonly what: string;
+  /** ms from the fault's end until both the informers and the operator were through its probe. */
+  recoveryMs: number | undefined;
+  informersMs: number | undefined;
+  operatorMs: number | undefined;
+  /** ms from the end of the last fault of its burst until its probe was through. */
+  afterBurstMs: number | undefined;
+}
+const faults: Fault[] = [];
 const recoveries: Promise<void>[] = [];
 const soakStart = Date.now();
 // The machine's load while the soak runs (1-minute load average every 10 s): the figures depend on it.
@@ -168,10 +204,16 @@ while (Date.now() - soakStart < seconds * 1000) {
   const kind = next();
   const at = Date.now();
   const what = await inject(kind, targets, random).catch((error: unknown) => `failed to inject: ${String(error)}`);
-  const fault = { kind, at, endedAt: Date.now(), what, recoveryMs: undefined as number | undefined };
+  const fault: Fault = { kind, at, endedAt: Date.now(), what, recoveryMs: undefined, informersMs: undefined, operatorMs: undefined, afterBurstMs: undefined };
+  lastFaultEnd = fault.endedAt;
   faults.push(fault);
   say(`fault ${faults.length}: ${kind}: ${what}`);
-  recoveries.push(probe().then((ms) => void (fault.recoveryMs = ms)));
+  recoveries.push(
+    probe().then((result) => {
+      Object.assign(fault, result);
+      if (result.informersMs !== undefined && result.operatorMs !== undefined) fault.recoveryMs = Math.max(result.informersMs, result.operatorMs);
+    }),
+  );
   await new Promise((resolve) => setTimeout(resolve, gapMin + random.int(gapMax - gapMin + 1)));
 }
 const churnEnd = Date.now();
@@ -235,7 +277,25 @@ const flatnessBy = Object.fromEntries(survivors.map((name) => [name, flatnessOf(
 const flatness = { flat: survivors.includes('informers') && Object.values(flatnessBy).every((f) => f.flat), worst: Math.max(0, ...Object.values(flatnessBy).map((f) => f.worst)) };
 const relists = lines.filter((l) => l.event === 'status' && l['status'] === 'RELISTING').reduce<Record<string, number>>((acc, l) => ((acc[String(l['reason'])] = (acc[String(l['reason'])] ?? 0) + 1), acc), {});
 const runs = lines.filter((l) => l.event === 'start').length;
-const byKind = Object.fromEntries(faultKinds.map((kind) => [kind, { count: faults.filter((f) => f.kind === kind).length, recovery: spread(faults.filter((f) => f.kind === kind && f.recoveryMs !== undefined).map((f) => f.recoveryMs!)), unrecovered: faults.filter((f) => f.kind === kind && f.recoveryMs === undefined).length }]));
+const spreadOf = (own: Fault[], figure: (f: Fault) => number | undefined) => spread(own.map(figure).filter((ms): ms is number => ms !== undefined));
+const byKind = Object.fromEntries(
+  faultKinds.map((kind) => {
+    const own = faults.filter((f) => f.kind === kind);
+    return [
+      kind,
+      {
+        count: own.length,
+        recovery: spreadOf(own, (f) => f.recoveryMs),
+        informers: spreadOf(own, (f) => f.informersMs),
+        operator: spreadOf(own, (f) => f.operatorMs),
+        afterBurst: spreadOf(own, (f) => f.afterBurstMs),
+        // Its probe still waited when the next fault landed: recovered from within a burst.
+        stacked: own.filter((f) => faults.some((g) => g.at > f.at && g.at < f.endedAt + (f.recoveryMs ?? Infinity))).length,
+        unrecovered: own.filter((f) => f.recoveryMs === undefined).length,
+      },
+    ];
+  }),
+);
 
 const results = {
   seed,
@@ -255,7 +315,7 @@ const results = {
   cleanups: { guardedDeletions: cleanups.once + cleanups.missing.length + cleanups.repeatedInTerm.length + cleanups.repeatedAfterHandover.length, ...cleanups },
   heap: { flat: flatness.flat, worstDrift: flatness.worst, checkpointMs, byProcess: Object.fromEntries(Object.entries(flatnessBy).map(([name, f]) => [name, { flat: f.flat, worstDrift: +f.worst.toFixed(3), windowsMiB: f.windows.map((b) => +(b / 2 ** 20).toFixed(1)) }])) },
   leaks,
-  faultLog: faults.map((f) => ({ kind: f.kind, at: f.at - soakStart, what: f.what, recoveryMs: f.recoveryMs ?? null })),
+  faultLog: faults.map((f) => ({ kind: f.kind, at: f.at - soakStart, what: f.what, recoveryMs: f.recoveryMs ?? null, informersMs: f.informersMs ?? null, operatorMs: f.operatorMs ?? null, afterBurstMs: f.afterBurstMs ?? null })),
   memory,
 };
 const out = process.env.SOAK_OUT ?? join(work, 'results.json');
@@ -270,7 +330,7 @@ const failures = [
   !flatness.flat && `heap drifted beyond ±10 % between checkpoints: ${Object.entries(flatnessBy).filter(([, f]) => !f.flat).map(([name, f]) => `${name} ${(f.worst * 100).toFixed(1)} %`).join(', ') || 'the informers lived not through the run'}`,
   leaks.some((l) => l.open.length > 0) && `handles left open: ${JSON.stringify(leaks.filter((l) => l.open.length > 0))}`,
   leaks.length < 2 && `only ${leaks.length} processes reported their handles at the end`,
-  faults.some((f) => f.recoveryMs === undefined) && `${faults.filter((f) => f.recoveryMs === undefined).length} faults without recovery within 120 s`,
+  faults.some((f) => f.recoveryMs === undefined) && `${faults.filter((f) => f.recoveryMs === undefined).length} faults without recovery within 120 s of the end of their burst`,
 ].filter((f): f is string => typeof f === 'string');
 console.log(JSON.stringify({ ...results, faultLog: undefined, memory: undefined }, null, 1));
 say(failures.length === 0 ? `PASS: ${faults.length} faults, 0 divergences, 0 overlapping runs, ${cleanups.once} cleanups once and ${cleanups.repeatedAfterHandover.length} again after a handover, heap flat (±${(flatness.worst * 100).toFixed(1)} %); results in ${out}` : `FAIL: ${failures.join('; ')}`);
