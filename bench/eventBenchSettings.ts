@@ -9,6 +9,8 @@ export const eventBenchSettings = {
   M: Number(process.env.BENCH_EVENTS ?? 20_000),
   ROUNDS: Number(process.env.BENCH_ROUNDS ?? 7),
   CHUNK: Number(process.env.BENCH_CHUNK ?? 40),
+  /** BENCH_RATE: events per second to feed at (a chunk when its time comes, as a real apiserver sends them); 0 (default): as fast as the loop turns. */
+  RATE: Number(process.env.BENCH_RATE ?? 0),
   gc: (globalThis as { gc?: () => void }).gc!,
   /** One turn of the event loop. */
   turn: (): Promise<void> => new Promise((r) => setImmediate(r)),

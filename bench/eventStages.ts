@@ -5,7 +5,9 @@
  *
  * The input is what a socket read hands over: M = BENCH_EVENTS (20,000) MODIFIED lines of the
  * loopback benchmark's objects, cut into Buffers of BENCH_CHUNK (40) lines, one chunk per turn of
- * the event loop; the store holds N = BENCH_N (100,000) listed objects first. Each row adds one
+ * the event loop (or, with BENCH_RATE, at that many events per second, as an apiserver sends them:
+ * idle time between them, in which the process's timers and V8's GC run as they would); the store
+ * holds N = BENCH_N (100,000) listed objects first. Each row adds one
  * stage to the row above and is timed whole (process CPU time from the first chunk to the last
  * event seen), so the difference between two rows is that stage's cost per event:
  *
@@ -28,13 +30,15 @@
  * keying (`metaNamespaceKey`), sharing + freezing (`prepareForStore` against the cached version),
  * and `applyBatch` of prepared objects (versioned map, snapshot, notifications) in batches of the chunk.
  *
- * Rows rotate round by round, fresh objects each round; medians with min–max of BENCH_ROUNDS (7).
+ * Rows rotate round by round, fresh objects each round; medians with min–max of BENCH_ROUNDS (7), and
+ * of each row the main thread's GC pauses in the measurement (perf_hooks `gc` entries), per event.
  * BENCH_ROWS (comma list of row names) runs only those; BENCH_DIST=<dir> measures a library compiled there
  * (a kept copy of dist/, for an A/B) instead of compiling src/ into dist/.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { loadavg } from 'node:os';
+import { PerformanceObserver } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
 import { pathToFileURL, fileURLToPath } from 'node:url';
@@ -45,7 +49,7 @@ import { buildLibrary, importLibrary } from './library.js';
 import { stampedJson } from './workload.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const { N, M, ROUNDS, CHUNK, gc, turn, cpuMs } = eventBenchSettings;
+const { N, M, ROUNDS, CHUNK, RATE, gc, turn, cpuMs } = eventBenchSettings;
 
 // BENCH_DIST=<dir>: a compiled library already built there (e.g. a copy of dist/ kept as the
 // baseline of an A/B), measured as it is; by default src/ is compiled into dist/ first.
@@ -205,7 +209,9 @@ async function once(row: Row | ((objects: Obj[]) => (seen: () => void) => void),
     const run = (row as (objects: Obj[]) => (seen: () => void) => void)(objects);
     gc();
     const c0 = cpuMs();
+    gcWindow = [performance.now(), Infinity];
     run(count);
+    gcWindow[1] = performance.now();
     if (seen !== M) throw new Error(`saw ${seen} of ${M}`);
     return ((cpuAtLast - c0) / M) * 1000;
   }
@@ -213,21 +219,34 @@ async function once(row: Row | ((objects: Obj[]) => (seen: () => void) => void),
   await turn();
   gc();
   const c0 = cpuMs();
-  for (const chunk of chunks) {
-    consume(chunk);
-    await turn();
+  gcWindow = [performance.now(), Infinity];
+  const t0 = performance.now();
+  for (let k = 0; k < chunks.length; k++) {
+    consume(chunks[k]!);
+    const due = RATE > 0 ? t0 + (((k + 1) * CHUNK) / RATE) * 1000 - performance.now() : 0;
+    await (due > 1 ? new Promise((resolve) => setTimeout(resolve, due)) : turn());
   }
   while (seen < M) await turn();
+  gcWindow[1] = performance.now();
   return ((cpuAtLast - c0) / M) * 1000;
 }
 
+// Main-thread GC pauses (ms) while a row is measured: the part of its CPU that is the collector's.
+let gcWindow: [number, number] = [Infinity, Infinity];
+const gcEntries: Array<{ startTime: number; duration: number }> = [];
+new PerformanceObserver((list) => void gcEntries.push(...list.getEntries())).observe({ entryTypes: ['gc'] });
+const gcMsIn = ([from, to]: [number, number]): number => gcEntries.filter((e) => e.startTime >= from && e.startTime < to).reduce((sum, e) => sum + e.duration, 0);
+const gcSamples = new Map<string, number[]>();
 const load = [loadavg()[0]!];
 const samples = new Map<string, number[]>(rows.map(([name]) => [name, []]));
 for (let round = 0; round <= ROUNDS; round++) {
   const order = rows.map((_, k) => rows[(k + round * 5) % rows.length]!);
   for (const [name, row, isAlone] of order) {
     const us = await once(row, isAlone);
+    await turn(); // the observer's entries arrive asynchronously
     if (round > 0) samples.get(name)!.push(us);
+    if (round > 0) gcSamples.set(name, [...(gcSamples.get(name) ?? []), (gcMsIn(gcWindow) / M) * 1000]);
+    gcEntries.length = 0;
     gc();
   }
   load.push(loadavg()[0]!);
@@ -237,16 +256,17 @@ const stats = (v: number[]): [number, number, number] => {
   return [s[0]!, s[s.length >> 1]!, s[s.length - 1]!];
 };
 const out = [
-  `N = ${N} cached, M = ${M} MODIFIED in chunks of ${CHUNK} lines, CPU µs per event, median (min–max) of ${ROUNDS} rotated rounds, load ${Math.min(...load).toFixed(1)}–${Math.max(...load).toFixed(1)}`,
+  `N = ${N} cached, M = ${M} MODIFIED in chunks of ${CHUNK} lines${RATE > 0 ? ` at ${RATE} events/s` : ''}, CPU µs per event, median (min–max) of ${ROUNDS} rotated rounds, load ${Math.min(...load).toFixed(1)}–${Math.max(...load).toFixed(1)}`,
   '',
-  '| stage | CPU µs/event, cumulative | this stage |',
-  '|---|---:|---:|',
+  '| stage | CPU µs/event, cumulative | this stage | of it, main-thread GC µs/event |',
+  '|---|---:|---:|---:|',
 ];
 let previous = 0;
 for (const [name] of rows) {
   const [lo, med, hi] = stats(samples.get(name)!);
   const first = name === 'split' || name === 'cn split' || name.startsWith('alone');
-  out.push(`| ${name} | ${med.toFixed(2)} (${lo.toFixed(2)}–${hi.toFixed(2)}) | ${first ? med.toFixed(2) : (med - previous).toFixed(2)} |`);
+  const gcMedian = stats(gcSamples.get(name)!)[1];
+  out.push(`| ${name} | ${med.toFixed(2)} (${lo.toFixed(2)}–${hi.toFixed(2)}) | ${first ? med.toFixed(2) : (med - previous).toFixed(2)} | ${gcMedian.toFixed(2)} |`);
   previous = med;
 }
 console.log(out.join('\n'));
