@@ -1,8 +1,9 @@
-/** A ResourceClient that records creates and patches (and can fail the next few); everything else rejects. */
+/** A ResourceClient that records creates, patches and gets (and can fail the next few creates and patches); a get answers `state.live`; everything else rejects. */
 import type { ResourceClient } from '../../src/client/resourceClient.js';
+import type { KubeObject } from '../../src/store/kubeObject.js';
 
 export interface RecordedCall {
-  readonly verb: 'create' | 'patch';
+  readonly verb: 'create' | 'patch' | 'get';
   readonly body: Record<string, unknown>;
   readonly target?: unknown;
   readonly type?: string;
@@ -10,11 +11,11 @@ export interface RecordedCall {
 
 export function recordingClient() {
   const calls: RecordedCall[] = [];
-  const state = { failures: 0, error: new Error('boom') as unknown };
+  const state = { failures: 0, error: new Error('boom') as unknown, live: undefined as KubeObject | undefined };
   const fail = (): Promise<never> | undefined => (state.failures > 0 ? (state.failures--, Promise.reject(state.error)) : undefined);
   const unused = () => Promise.reject(new Error('not used'));
   const client: ResourceClient = {
-    get: unused,
+    get: (target) => (calls.push({ verb: 'get', body: {}, target }), Promise.resolve(state.live as never)),
     replace: unused,
     edit: unused,
     apply: unused,

@@ -46,18 +46,22 @@ test('present, not deleting: apply, and nothing is written', async (t) => {
 });
 
 test('present, deleting: cleanup, then the finalizer at its index is removed with a test of that entry', async (t) => {
-  const { client, calls } = recordingClient();
+  const { client, calls, state } = recordingClient();
   const log: string[] = [];
-  const result = await finalizer(client, name, object({ finalizers: ['other/one', name], deletionTimestamp: '2026-12-01T00:00:00Z' }), handlers(log));
+  const doomed = object({ finalizers: ['other/one', name], deletionTimestamp: '2026-12-01T00:00:00Z' });
+  state.live = doomed;
+  const result = await finalizer(client, name, doomed, handlers(log));
   t.deepEqual(result, { requeueAfterMs: 1 });
   t.deepEqual(log, ['cleanup a']);
   t.deepEqual(patchesOf(calls), [[target, [{ op: 'test', path: '/metadata/finalizers/1', value: name }, { op: 'remove', path: '/metadata/finalizers/1' }], 'json']]);
+  t.deepEqual(calls.map((c) => c.verb), ['get', 'patch'], 'read live before the cleanup');
 });
 
 test('a failing cleanup keeps the finalizer: nothing is written and the error comes out', async (t) => {
-  const { client, calls } = recordingClient();
+  const { client, calls, state } = recordingClient();
+  state.live = object({ finalizers: [name], deletionTimestamp: '2026-12-01T00:00:00Z' });
   await t.throwsAsync(
-    finalizer(client, name, object({ finalizers: [name], deletionTimestamp: '2026-12-01T00:00:00Z' }), {
+    finalizer(client, name, state.live, {
       apply: () => undefined,
       cleanup: () => Promise.reject(new Error('external system down')),
     }),
@@ -70,6 +74,7 @@ test('present, deleting, the removal failed after a cleanup that succeeded: the 
   const { client, calls, state } = recordingClient();
   const log: string[] = [];
   const doomed = object({ uid: 'u-removal-fails', finalizers: [name], deletionTimestamp: '2026-12-01T00:00:00Z' });
+  state.live = doomed;
   state.failures = 1;
   await t.throwsAsync(finalizer(client, name, doomed, handlers(log)), { message: 'boom' });
   t.deepEqual(await finalizer(client, name, doomed, handlers(log)), {});
@@ -145,7 +150,8 @@ test('against the API server: a cache still showing an object this process final
   }));
 
 test('apply and cleanup get the abort signal of the run, so their own writes stop when the run is stopped (a leader that lost its lease)', async (t) => {
-  const { client } = recordingClient();
+  const { client, state } = recordingClient();
+  state.live = object({ finalizers: [name], deletionTimestamp: '2026-01-01T00:00:00Z' });
   const abort = new AbortController();
   const seen: Array<AbortSignal | undefined> = [];
   const watching = { apply: (_: KubeObject, context?: { signal?: AbortSignal }) => (seen.push(context?.signal), {}), cleanup: (_: KubeObject, context?: { signal?: AbortSignal }) => (seen.push(context?.signal), {}) };
@@ -169,14 +175,46 @@ test('against the API server: cleanup never runs from a version older than this 
   }));
 
 test('resourceVersions the record cannot order (not integers), other finalizers left: a version from before the removal gets the removal again, never a second cleanup', async (t) => {
-  const { client, calls } = recordingClient();
+  const recording = recordingClient();
+  const { client, calls } = recording;
   const log: string[] = [];
   const metadata = { uid: 'u-opaque-versions', deletionTimestamp: '2026-12-01T00:00:00Z' };
   const doomed = object({ ...metadata, resourceVersion: 'opaque-1', finalizers: [name, 'other/one'] });
+  const { state } = recording;
+  state.live = doomed;
   t.deepEqual(await finalizer(client, name, doomed, handlers(log)), { requeueAfterMs: 1 });
   // What the server answered to the removal, as resourceClient() would have noted it.
   writeRecord.noteResponse('patch', { ...object({ ...metadata, resourceVersion: 'opaque-2', finalizers: ['other/one'] }) });
   t.deepEqual(await finalizer(client, name, doomed, handlers(log)), {});
   t.deepEqual(log, ['cleanup a'], 'cleaned up once');
   t.is(patchesOf(calls).length, 2, 'the removal tried again (against a server its test fails: a conflict, retried from a fresh read)');
+});
+
+test('against the API server: a version cached from before another process finished the cleanup and removed the finalizer is not cleaned up again (the soak saw 98 such second cleanups by a new leader whose cache was behind the last one)', (t) =>
+  withDeletingConfigMap(async (server, client, read) => {
+    const log: string[] = [];
+    const cached = read();
+    // Another replica (its writes are not this process's) cleaned up and removed the finalizer: the object is gone.
+    server.update('configmaps', { ...server.get('configmaps', 'n', 'a')!, metadata: { ...server.get('configmaps', 'n', 'a')!.metadata, finalizers: [] } });
+    t.is(server.get('configmaps', 'n', 'a'), undefined, 'finalized by the other replica: gone');
+    t.deepEqual(await finalizer(client, name, cached, handlers(log)), {}, 'nothing to do');
+    t.deepEqual(log, [], 'no second cleanup from the cached version');
+  }));
+
+test('against the API server: another process removed this finalizer but the object stays (another finalizer holds it): no cleanup from the cached version', async (t) => {
+  const server = await createTestApiServer();
+  const client = resourceClient(server.kubeConfig);
+  try {
+    server.create('configmaps', { metadata: { name: 'b', namespace: 'n', finalizers: [name, 'other/one'] } });
+    server.delete('configmaps', 'n', 'b');
+    const cached = { apiVersion: 'v1', kind: 'ConfigMap', ...server.get('configmaps', 'n', 'b')! } as KubeObject;
+    server.update('configmaps', { ...server.get('configmaps', 'n', 'b')!, metadata: { ...server.get('configmaps', 'n', 'b')!.metadata, finalizers: ['other/one'] } });
+    const log: string[] = [];
+    t.deepEqual(await finalizer(client, name, cached, handlers(log)), {});
+    t.deepEqual(log, []);
+    t.deepEqual(server.get('configmaps', 'n', 'b')?.metadata?.finalizers, ['other/one'], 'nothing written');
+  } finally {
+    client.close();
+    await server.close();
+  }
 });
