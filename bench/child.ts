@@ -24,7 +24,11 @@ export interface Contender {
   command(kubeconfig: string, tag: string): [string, string[]];
 }
 
-/** A Node contender: `bench/contenders/<file>` under tsx, with --expose-gc (and --cpu-prof when profiling). */
+/**
+ * A Node contender: `bench/contenders/<file>` under tsx, with --expose-gc (and --cpu-prof when
+ * profiling), and BENCH_NODE_FLAGS (space-separated) for flags Node refuses in NODE_OPTIONS, such as
+ * `--trace-gc` (its lines reach the driver's log under the contender's name).
+ */
 export const nodeContender = (profile: boolean, id: string, label: string, file: string, ...args: string[]): Contender => ({
   id,
   label,
@@ -32,6 +36,7 @@ export const nodeContender = (profile: boolean, id: string, label: string, file:
     process.execPath,
     [
       '--expose-gc',
+      ...(process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean),
       '--import=tsx',
       ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${tag}.cpuprofile`] : []),
       join(root, 'bench', 'contenders', file),
