@@ -40,8 +40,8 @@ export function depthByPriority(gauge: Gauge<string>, labels: { readonly name: s
   };
   const labelOf = (priority: number | undefined): string => {
     const label = priority === undefined ? '' : String(priority);
-    if (exceeded || counts.has(label)) return exceeded ? exceededLabel : label;
-    if (counts.size < maxPriorities) return label;
+    if (exceeded) return exceededLabel;
+    if (counts.has(label) || counts.size < maxPriorities) return label;
     exceeded = true;
     let moved = 0;
     for (const [old, count] of counts) {
