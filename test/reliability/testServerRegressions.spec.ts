@@ -22,13 +22,18 @@ test('refuseConnections waits while something else holds the port, then listens 
   const server = await createTestApiServer();
   const squatter = createServer();
   try {
-    const refused = server.refuseConnections(10);
+    // The refusal ends only once the squatter holds the port, so the server's listen meets it
+    // however slowly this process runs (a timed refusal could end before the squatter listened).
+    let squatting!: () => void;
+    const refused = server.refuseConnections(new Promise<void>((resolve) => (squatting = resolve)));
     await new Promise<void>((resolve, reject) => {
       squatter.once('error', reject);
       squatter.listen(server.port, '127.0.0.1', resolve);
     });
+    squatting();
     setTimeout(() => squatter.close(), 80);
     await refused;
+    t.false(squatter.listening, 'the server listens again only after the squatter let go');
     t.is((await call(`${server.url}/api/v1/configmaps`)).status, 200);
   } finally {
     squatter.close();
