@@ -10,6 +10,9 @@
  *   test API server holding OBJECTS ConfigMaps of ~1.2 KB (default 0 and 20,000), unsharded and as
  *   the only member of a server-side ring (which also watches its ring's Leases).
  *
+ * - `replica built …`: the same replica bundled by esbuild as the CLI is (bundleNodeProgram:
+ *   client-node tree-shaken, no TypeScript loader), as a user ships an operator.
+ *
  * REPLICAS=0 leaves the replicas out (the import stages alone take little CPU). Prints a Markdown
  * table (median and range of heap and RSS, MiB) and asserts nothing.
  */
@@ -18,6 +21,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { bundleNodeProgram } from '../packages/cli/bundleCli.js';
 import { createTestApiServer } from '../src/testServer/createTestApiServer.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
@@ -25,6 +29,9 @@ const runs = Number(process.env.RUNS ?? 3);
 const sizes = (process.env.OBJECTS ?? '0,20000').split(',').map(Number);
 const node = process.execPath;
 const scratch = mkdtempSync(join(tmpdir(), 'replica-floor-'));
+// The replica as a user ships it: one esbuild bundle, client-node tree-shaken, no TypeScript loader.
+const built = join(root, '.bench-build', 'replica');
+await bundleNodeProgram({ shardingReplica: 'bench/cluster/shardingReplica.ts' }, built, root);
 
 interface Memory { readonly heapUsed: number; readonly rss: number }
 
@@ -64,8 +71,8 @@ for (const objects of sizes) {
   server.seed('configmaps', Array.from({ length: objects }, (_, i) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${i}`, namespace: 'bench', labels: { app: 'bench' } }, data: { payload: 'x'.repeat(1_000), index: String(i) } })));
   const kubeconfig = join(scratch, `kubeconfig-${objects}`);
   writeFileSync(kubeconfig, server.kubeConfigText());
-  const replica = (mode: string) => (): Promise<Memory> =>
-    stage(['--import=tsx', 'bench/cluster/shardingReplica.ts'], { KUBECONFIG: kubeconfig, MODE: mode, NS: 'bench', RING: `floor-${mode}`, NAME: mode, OUT: join(scratch, mode), LEASE_MS: '2000', RENEW_MS: '1500', RETRY_MS: '250' }, { expected: objects });
+  const replica = (mode: string, bundled = false) => (): Promise<Memory> =>
+    stage(bundled ? [join(built, 'shardingReplica.js')] : ['--import=tsx', 'bench/cluster/shardingReplica.ts'], { KUBECONFIG: kubeconfig, MODE: mode, NS: 'bench', RING: `floor-${mode}`, NAME: mode, OUT: join(scratch, mode), LEASE_MS: '2000', RENEW_MS: '1500', RETRY_MS: '250' }, { expected: objects });
   const stages: Array<[string, () => Promise<Memory>]> = [
     ...(objects === sizes[0]
       ? ([
@@ -81,6 +88,8 @@ for (const objects of sizes) {
       : ([
           [`replica, unsharded, ${objects} objects`, replica('unsharded')],
           [`replica, server ×1, ${objects} objects`, replica('server')],
+          [`replica built (esbuild), unsharded, ${objects} objects`, replica('unsharded', true)],
+          [`replica built (esbuild), server ×1, ${objects} objects`, replica('server', true)],
         ] as Array<[string, () => Promise<Memory>]>)),
   ];
   for (let run = 0; run < runs; run++) {

@@ -13,6 +13,10 @@
  * - handover: `kill -9` of one of the three; the time from the kill to the first and the last of
  *   its objects reconciled by another replica.
  *
+ * Each replica runs as a user ships an operator: bench/cluster/shardingReplica.ts bundled by esbuild
+ * as the CLI is (client-node tree-shaken, no TypeScript loader; bench/replicaFloor.ts measures what
+ * that takes off a replica's heap). BENCH_REPLICA=tsx runs the source under tsx instead.
+ *
  * Environment: BENCH_OBJECTS (20000), BENCH_RUNS (2), BENCH_CONFIGS
  * (unsharded:1,server:1,server:2,server:4,label:2,label:4), BENCH_CHANGES (server,label),
  * LEASE_MS / RENEW_MS / RETRY_MS (15000 / 10000 / 2000), BENCH_LOADER (`etcd`: put the objects
@@ -23,6 +27,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { bundleNodeProgram } from '../../packages/cli/bundleCli.js';
 import { apiClient, expectStatus, pool } from './apiClient.js';
 import { loadThroughEtcd } from './etcdLoad.js';
 
@@ -37,6 +42,9 @@ const namespace = 'bench-sharding';
 const api = apiClient(env.KUBECONFIG);
 const scratch = join(root, '.cluster', 'work', `bench-sharding-${process.pid}`);
 mkdirSync(scratch, { recursive: true });
+const underTsx = env.BENCH_REPLICA === 'tsx';
+const replicaProgram = underTsx ? ['--import=tsx', join(root, 'bench/cluster/shardingReplica.ts')] : [join(scratch, 'replica', 'shardingReplica.js')];
+if (!underTsx) await bundleNodeProgram({ shardingReplica: 'bench/cluster/shardingReplica.ts' }, join(scratch, 'replica'), root);
 const now = (): number => performance.timeOrigin + performance.now();
 const log = (text: string): void => console.error(`[bench:sharding ${new Date().toISOString().slice(11, 19)}] ${text}`);
 
@@ -45,7 +53,7 @@ let ringCount = 0;
 
 function spawnReplica(mode: string, ring: string, name: string): Replica {
   const out = join(scratch, `${ring}-${name}`);
-  const child = spawn(process.execPath, ['--expose-gc', '--import=tsx', join(root, 'bench/cluster/shardingReplica.ts')], {
+  const child = spawn(process.execPath, ['--expose-gc', ...replicaProgram], {
     cwd: root,
     env: { ...env, MODE: mode, NS: namespace, RING: ring, NAME: name, OUT: out, ...timing },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -202,7 +210,7 @@ for (let round = 0; round < rounds; round++) {
 for (const mode of (env.BENCH_CHANGES ?? 'server,label').split(',').filter(Boolean)) await membershipChange(mode);
 api.close();
 
-const results = { at: new Date().toISOString(), objects, rounds, timing, machine: { cpus: cpus().length, load: loadavg() }, samples, changes };
+const results = { at: new Date().toISOString(), objects, rounds, timing, replica: underTsx ? 'tsx' : 'esbuild bundle', machine: { cpus: cpus().length, load: loadavg() }, samples, changes };
 mkdirSync(join(root, 'bench/results'), { recursive: true });
 const file = join(root, `bench/results/sharding-${results.at.replace(/[:.]/g, '-')}.json`);
 writeFileSync(file, JSON.stringify(results, null, 2));

@@ -83,10 +83,21 @@ const requireBuiltins: Plugin = {
 };
 
 /** Bundles the CLI into `outdir` (`bin.js`, `main.js` and its chunks, `undici.cjs`); resolves with esbuild's metafile of all of them. */
-export async function bundleCli(outdir: string): Promise<Metafile> {
+export function bundleCli(outdir: string): Promise<Metafile> {
+  return bundleNodeProgram({ bin: 'src/bin.ts', main: 'src/main.ts' }, outdir, here);
+}
+
+/**
+ * Bundles a Node program over rx-informer and client-node as the CLI is bundled (client-node
+ * tree-shaken, rxjs's ES modules, undici loaded on first use): `entryPoints` (name → path relative
+ * to `workingDir`) into `outdir`, each as `<name>.js`, with `undici.cjs` beside them. The
+ * benchmarks build their replicas this way to measure a program as it is shipped, not one running
+ * under a TypeScript loader with the whole of client-node loaded.
+ */
+export async function bundleNodeProgram(entryPoints: Record<string, string>, outdir: string, workingDir: string): Promise<Metafile> {
   const result = await build({
-    absWorkingDir: here,
-    entryPoints: { bin: 'src/bin.ts', main: 'src/main.ts' },
+    absWorkingDir: workingDir,
+    entryPoints,
     outdir,
     bundle: true,
     splitting: true,
@@ -95,7 +106,7 @@ export async function bundleCli(outdir: string): Promise<Metafile> {
     target: 'node22.19',
     // CommonJS dependencies of client-node call require() for Node's own modules.
     banner: { js: "import { createRequire as __cliCreateRequire } from 'node:module'; const require = __cliCreateRequire(import.meta.url);" },
-    chunkNames: '[name]-[hash]', // beside main.js, so that each finds undici.cjs at ./
+    chunkNames: '[name]-[hash]', // beside the entry points, so that each finds undici.cjs at ./
     plugins: [requireBuiltins, rxjsModules, lazyUndici, clientNodeWithoutSideEffects],
     metafile: true,
     logLevel: 'warning',
