@@ -26,27 +26,48 @@ export const currentRSS = (): number => {
 
 // BENCH_PROFILE_MEASURE=<dir>: a CPU profile of each measurement alone (from "armed" to "measured"),
 // written to <dir>/<BENCH_TAG or pid>-measure<k>.cpuprofile: the per-event cost without the sync in it.
+// BENCH_HEAP_PROFILE_MEASURE=<dir>: the same for allocations (V8's sampling heap profiler, one sample
+// per 8 KiB allocated, including what was collected since), as <dir>/<tag>-measure<k>.heapprofile.
 const profileDir = process.env.BENCH_PROFILE_MEASURE;
+const heapProfileDir = process.env.BENCH_HEAP_PROFILE_MEASURE;
 let profiler: Session | undefined;
 let measurements = 0;
-const startProfile = (): void => {
-  if (!profileDir) return;
+const session = (): Session => {
   if (!profiler) {
     profiler = new Session();
     profiler.connect();
-    profiler.post('Profiler.enable');
-    profiler.post('Profiler.setSamplingInterval', { interval: 250 });
   }
-  profiler.post('Profiler.start');
+  return profiler;
+};
+const startProfile = (): void => {
+  if (profileDir) {
+    session().post('Profiler.enable');
+    session().post('Profiler.setSamplingInterval', { interval: 250 });
+    session().post('Profiler.start');
+  }
+  if (heapProfileDir) {
+    session().post('HeapProfiler.enable');
+    session().post('HeapProfiler.startSampling', { samplingInterval: 8192, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+  }
 };
 const stopProfile = (): void => {
-  if (!profiler || !profileDir) return;
+  if (!profiler) return;
   const k = measurements++;
-  profiler.post('Profiler.stop', (error, result) => {
-    if (error) return;
-    mkdirSync(profileDir, { recursive: true });
-    writeFileSync(`${profileDir}/${process.env.BENCH_TAG ?? process.pid}-measure${k}.cpuprofile`, JSON.stringify(result.profile));
-  });
+  const name = `${process.env.BENCH_TAG ?? process.pid}-measure${k}`;
+  if (profileDir) {
+    profiler.post('Profiler.stop', (error, result) => {
+      if (error) return;
+      mkdirSync(profileDir, { recursive: true });
+      writeFileSync(`${profileDir}/${name}.cpuprofile`, JSON.stringify(result.profile));
+    });
+  }
+  if (heapProfileDir) {
+    profiler.post('HeapProfiler.stopSampling', (error, result) => {
+      if (error) return;
+      mkdirSync(heapProfileDir, { recursive: true });
+      writeFileSync(`${heapProfileDir}/${name}.heapprofile`, JSON.stringify(result.profile));
+    });
+  }
 };
 
 const cpuMs = (): number => {
