@@ -48,6 +48,8 @@ const NAMESPACES = 50;
 
 const node = (id: string, label: string, file: string, ...args: string[]): Contender => nodeContender(profile, id, label, file, ...args);
 const noWatchList = { KUBE_FEATURE_WatchListClient: 'false' };
+/** A young generation of 4 MiB semi-spaces instead of the tens V8 grows it to while a list is read. */
+const smallYoungGeneration = { NODE_OPTIONS: `${env.NODE_OPTIONS ?? ''} --max-semi-space-size=4`.trim() };
 /** Contenders that only GET: no watch, no burst. */
 const getOnly = new Set(['get-json', 'get-protobuf']);
 const allContenders: Contender[] = [
@@ -56,6 +58,9 @@ const allContenders: Contender[] = [
   node('rx-stream', 'rx-informer, streamingList: true (WATCH sendInitialEvents=true, R11)', 'rxInformer.ts', '--streaming'),
   node('rx-paged', "rx-informer, listSemantic: 'mostRecent' (LIST resourceVersion=\"\"&limit=500: pages)", 'rxInformer.ts', '--paged'),
   node('client-node', '@kubernetes/client-node 2.x makeInformer (one unpaged LIST)', 'clientNode.ts'),
+  // Opt-in: the same two with V8's young generation capped (bench/NOTES.md, issue 24's fourth round).
+  { ...node('rx-semi4', 'rx-informer, default options, Node run with --max-semi-space-size=4', 'rxInformer.ts'), env: smallYoungGeneration, optIn: true },
+  { ...node('client-node-semi4', 'client-node, Node run with --max-semi-space-size=4', 'clientNode.ts'), env: smallYoungGeneration, optIn: true },
   goContender(profile, 'client-go', 'client-go v0.37 SharedInformer, JSON, its default initial list (streaming, WatchListClient)'),
   goContender(profile, 'client-go-proto', 'client-go, protobuf, streaming list', ['-protobuf']),
   goContender(profile, 'client-go-list', 'client-go, JSON, WatchListClient=false (LIST)', [], noWatchList),
@@ -65,7 +70,7 @@ const allContenders: Contender[] = [
   goContender(profile, 'get-json', 'GET floor: one GET /api/v1/configmaps?resourceVersion=0 as JSON, read and dropped (Go)', ['-get=/api/v1/configmaps?resourceVersion=0']),
   goContender(profile, 'get-protobuf', 'GET floor: the same as protobuf', ['-get=/api/v1/configmaps?resourceVersion=0', '-protobuf']),
 ];
-const contenders = env.BENCH_CONTENDERS ? allContenders.filter((c) => env.BENCH_CONTENDERS!.split(',').includes(c.id)) : allContenders;
+const contenders = env.BENCH_CONTENDERS ? allContenders.filter((c) => env.BENCH_CONTENDERS!.split(',').includes(c.id)) : allContenders.filter((c) => !c.optIn);
 
 // The library as users get it (tsc's output), not src/ through tsx.
 const rxLib = buildLibrary();
