@@ -65,7 +65,9 @@ const remember = (key: string): void => {
  * Another process may have finished the cleanup and removed the finalizer since the version in hand
  * was cached — a new leader's cache can be behind the last leader's writes, which no record of this
  * process knows (the chaos soak saw 98 second cleanups of this kind in 1,586 deletions before the
- * read). A cleanup that the process was killed in before its removal still runs again elsewhere:
+ * read). A run stopped while that read was answered (its leader lost the lease) ends with the
+ * signal's reason and starts no cleanup: the next term runs the object. A cleanup that the process
+ * was killed in, or whose term ended while it ran, before its removal still runs again elsewhere:
  * across processes it is at least once, and a cleanup must be idempotent.
  *
  * A cleanup that succeeded is not run again: the process remembers it (by uid, the last 10,000),
@@ -136,6 +138,9 @@ export async function finalizer<T extends KubeObject, R>(
       // version in hand was cached: a new leader's cache can be behind its predecessor's writes.
       // A cleanup runs only on what a live read still shows deleting and held by this finalizer.
       const live = await client.get<T>(target, options);
+      // The run may have been stopped while the read was answered (its leader lost the lease):
+      // the next term runs the object again, so this one must not start the cleanup.
+      options.signal?.throwIfAborted();
       at = live?.metadata?.finalizers?.indexOf(name) ?? -1;
       if (live === undefined || at < 0 || (uid !== undefined && live.metadata?.uid !== uid)) return {};
       outcome = await handlers.cleanup(live, context);

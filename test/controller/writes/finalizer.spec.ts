@@ -160,6 +160,27 @@ test('apply and cleanup get the abort signal of the run, so their own writes sto
   t.deepEqual(seen, [abort.signal, abort.signal]);
 });
 
+test('a run stopped while its live read was in flight starts no cleanup and writes nothing (the soak saw 4 cleanups start milliseconds after their leader lost the lease, each run again by the next leader)', async (t) => {
+  const { client, calls, state } = recordingClient();
+  const doomed = object({ finalizers: [name], deletionTimestamp: '2026-12-01T00:00:00Z' });
+  state.live = doomed;
+  const run = new AbortController();
+  // The answer arrives after the term ended: the GET itself was not cut short.
+  const lateAnswer: ResourceClient = {
+    ...client,
+    async get<T extends KubeObject>(target: Parameters<ResourceClient['get']>[0], options?: Parameters<ResourceClient['get']>[1]): Promise<T | undefined> {
+      const live = await client.get<T>(target, options);
+      run.abort(new Error('the lease was lost'));
+      return live;
+    },
+  };
+  const log: string[] = [];
+  const error = await t.throwsAsync(finalizer(lateAnswer, name, doomed, handlers(log), { signal: run.signal }));
+  t.is(error?.message, 'the lease was lost', 'the run ends with its abort reason');
+  t.deepEqual(log, [], 'no cleanup started after the stop');
+  t.deepEqual(calls.map((c) => c.verb), ['get'], 'and no removal written');
+});
+
 test('against the API server: cleanup never runs from a version older than this process\'s own last write to the object; the newer one is cleaned up', (t) =>
   withDeletingConfigMap(async (server, client, read) => {
     const log: string[] = [];
