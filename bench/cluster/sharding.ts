@@ -129,16 +129,22 @@ async function load(): Promise<void> {
   const began = now();
   if (env.BENCH_LOADER === 'etcd') {
     await loadThroughEtcd(env.CLUSTER_ETCD_URL!, namespace, 0, objects, body);
-    // Until the apiserver's cache holds them all (a consistent LIST of one, counting the rest).
+    // Until the apiserver serves them all: from etcd (a consistent LIST of one, counting the rest),
+    // and from its watch cache (resourceVersion=0, what the replicas' informers list).
     await until(() => served === objects, 'the apiserver to serve every object', 300_000, async () => {
       const { text } = await api.call('GET', `/api/v1/namespaces/${namespace}/configmaps?limit=1`);
       const list = JSON.parse(text) as { items: unknown[]; metadata: { remainingItemCount?: number } };
       served = list.items.length + (list.metadata.remainingItemCount ?? 0);
     });
+    await until(() => cached === objects, `the apiserver's watch cache to serve every object (it serves ${cached})`, 60_000, async () => {
+      const { text } = await api.call('GET', `/api/v1/namespaces/${namespace}/configmaps?resourceVersion=0`);
+      cached = (JSON.parse(text) as { items: unknown[] }).items.length;
+    });
   } else await pool(0, objects, 32, (i) => expectStatus(api, [201, 409], 'POST', `/api/v1/namespaces/${namespace}/configmaps`, body(i)));
   log(`loaded ${objects} ConfigMaps in ${Math.round((now() - began) / 1000)} s (${env.BENCH_LOADER === 'etcd' ? 'through etcd' : 'creates through the apiserver'})`);
 }
 let served = 0;
+let cached = 0;
 
 async function syncRound(mode: string, replicas: number, round: number): Promise<void> {
   const ring = `r${++ringCount}`;
