@@ -31,7 +31,7 @@ const node = process.execPath;
 const scratch = mkdtempSync(join(tmpdir(), 'replica-floor-'));
 // The replica as a user ships it: one esbuild bundle, client-node tree-shaken, no TypeScript loader.
 const built = join(root, '.bench-build', 'replica');
-await bundleNodeProgram({ shardingReplica: 'bench/cluster/shardingReplica.ts' }, built, root);
+if (process.env.REPLICAS !== '0') await bundleNodeProgram({ shardingReplica: 'bench/cluster/shardingReplica.ts' }, built, root);
 
 interface Memory { readonly heapUsed: number; readonly rss: number }
 
