@@ -136,9 +136,11 @@ async function load(): Promise<void> {
       const list = JSON.parse(text) as { items: unknown[]; metadata: { remainingItemCount?: number } };
       served = list.items.length + (list.metadata.remainingItemCount ?? 0);
     });
-    await until(() => cached === objects, `the apiserver's watch cache to serve every object (it serves ${cached})`, 60_000, async () => {
+    await until(() => cached === objects, "the apiserver's watch cache to serve every object", 60_000, async () => {
       const { text } = await api.call('GET', `/api/v1/namespaces/${namespace}/configmaps?resourceVersion=0`);
       cached = (JSON.parse(text) as { items: unknown[] }).items.length;
+    }).catch((error: unknown) => {
+      throw new Error(`${(error as Error).message}: a resourceVersion=0 LIST serves ${cached} of ${objects}`);
     });
   } else await pool(0, objects, 32, (i) => expectStatus(api, [201, 409], 'POST', `/api/v1/namespaces/${namespace}/configmaps`, body(i)));
   log(`loaded ${objects} ConfigMaps in ${Math.round((now() - began) / 1000)} s (${env.BENCH_LOADER === 'etcd' ? 'through etcd' : 'creates through the apiserver'})`);
