@@ -157,18 +157,16 @@ export function renderCluster(results: ClusterResults): string {
   for (const row of targetRows(targets, [false])) p(row);
   p(`| no rx watcher force-closed during the bursts | ${closedBy('rx')} closed (client-node ${closedBy('client-node')}, client-go ${closedBy('client-go')}) | ${closedBy('rx') === 0 ? 'met' : '**not met**'} |`);
   p();
-  p(
-    `Other rx variants against the same denominators (client-node; client-go's best of each figure): ` +
-      ['rx-strip', 'rx-stream', 'rx-paged']
-        .filter((id) => contenders.some((c) => c.id === id))
-        .map(
-          (id) =>
-            `${id}: CPU ${times(div(cpu(id), cpu('client-node')))} / ${times(div(cpu(id), bestGo(cpu)?.value))}, sync ${times(div(sync(id), bestGo(sync)?.value))}, heap ${times(div(heap(id), bestGo(heap)?.value))}, peak RSS ${times(div(peak(id), bestGo(peak)?.value))}`,
-        )
-        .join('; ') +
-      `. Floors: GET JSON ${fmt(sync('get-json'))} ms, GET protobuf ${fmt(sync('get-protobuf'))} ms, floor-parse ${fmt(sync('floor-parse'))} ms at N = ${fmt(nMax)}.`,
-  );
-  p();
+  const variants = ['rx-strip', 'rx-stream', 'rx-paged', 'rx-semi4']
+    .filter((id) => contenders.some((c) => c.id === id))
+    .map(
+      (id) =>
+        `${id}: CPU ${times(div(cpu(id), cpu('client-node')))} / ${times(div(cpu(id), bestGo(cpu)?.value))}, sync ${times(div(sync(id), bestGo(sync)?.value))}, heap ${times(div(heap(id), bestGo(heap)?.value))}, peak RSS ${times(div(peak(id), bestGo(peak)?.value))}`,
+    );
+  const floors = (['get-json', 'get-protobuf', 'floor-parse'] as const).filter((id) => sync(id) !== undefined).map((id) => `${id} ${fmt(sync(id))} ms`);
+  if (variants.length > 0) p(`Other rx variants against the same denominators (client-node; client-go's best of each figure): ${variants.join('; ')}.`);
+  if (floors.length > 0) p(`Floors at N = ${fmt(nMax)}: ${floors.join(', ')}.`);
+  if (variants.length > 0 || floors.length > 0) p();
   p('The seeds\' figures (issue 17, the same control plane and objects, medians of 3–6 fresh processes), for comparison:');
   p();
   p('| figure | rx | rx + strip | client-node 2.x | client-go JSON | client-go protobuf |');
