@@ -8,6 +8,7 @@ import test from 'ava';
 import { informerFactory } from '../../../src/informer/informerFactory.js';
 import { controller } from '../../../src/controller/controller.js';
 import { resourceClient } from '../../../src/client/resourceClient.js';
+import { KubeApiError } from '../../../src/errors.js';
 import type { ListWatchStatus } from '../../../src/sources/reflector/listWatchStatus.js';
 import type { KubeObject } from '../../../src/store/kubeObject.js';
 import { kubeConfig, until } from './helpers.js';
@@ -44,6 +45,23 @@ async function createEstablished(crd: KubeObject, group: string): Promise<number
     if (current?.status?.conditions?.some((c) => c.type === 'Established' && c.status === 'True')) return performance.now();
     await new Promise((resolve) => setTimeout(resolve, 20)); // polling the condition, not waiting it out
   }
+}
+
+/**
+ * Creates `object` once discovery serves its group version: the apiserver updates discovery after a
+ * CRD is Established, and again after its versions change, so a create right then can find its
+ * kind missing (a 404 of `discover`, which the client does not keep: it asks again).
+ */
+async function createOnceDiscovered(object: KubeObject): Promise<void> {
+  await until(async () => {
+    try {
+      await client.create(object);
+      return true;
+    } catch (error) {
+      if (error instanceof KubeApiError && error.verb === 'discover' && error.code === 404) return false;
+      throw error;
+    }
+  }, `discovery to serve ${object.apiVersion}`);
 }
 
 const gadget = (group: string, name: string, version = 'v1') => ({ apiVersion: `${group}/${version}`, kind: 'Gadget', metadata: { name, namespace: 'default' }, spec: { size: 1 } });
@@ -119,7 +137,7 @@ test('a version that stops being served is reported, the cache kept, and followe
   const statuses: ListWatchStatus[] = [];
   try {
     await createEstablished(crdOf(group, [{ name: 'v1', served: true, storage: false }, { name: 'v2', served: true, storage: true }]), group);
-    await client.create(gadget(group, 'a', 'v2'));
+    await createOnceDiscovered(gadget(group, 'a', 'v2'));
     const gadgets = factory.informer<KubeObject>({ group, version: 'v1', plural: 'gadgets', namespace: 'default' });
     gadgets.status$.subscribe((status) => statuses.push(status));
     t.is((await gadgets.whenSynced({ timeoutMs: 60_000 })).size, 1);
@@ -132,7 +150,7 @@ test('a version that stops being served is reported, the cache kept, and followe
 
     const at = statuses.length;
     await serveV1(true);
-    await client.create(gadget(group, 'b', 'v2'));
+    await createOnceDiscovered(gadget(group, 'b', 'v2'));
     await until(() => gadgets.snapshot.has('default/b'), 'followed again once v1 is served');
     t.true(statuses.slice(at).some((s) => s.type === 'CRD_ESTABLISHED'), 'told it is back');
   } finally {
