@@ -17,12 +17,9 @@
 import { randomUUID } from 'node:crypto';
 import { request } from 'node:http';
 
-/** Puts per etcd transaction: one, so each object gets its own revision (see above). */
-const perTransaction = 1;
-
-/** One txn of puts to `etcdUrl` (http). */
-function txn(etcdUrl: string, puts: ReadonlyArray<readonly [string, string]>): Promise<void> {
-  const body = JSON.stringify({ success: puts.map(([key, value]) => ({ requestPut: { key: Buffer.from(key).toString('base64'), value: Buffer.from(value).toString('base64') } })) });
+/** A transaction of one put of `value` under `key` to `etcdUrl` (http): each object gets its own revision (see above). */
+function put(etcdUrl: string, key: string, value: string): Promise<void> {
+  const body = JSON.stringify({ success: [{ requestPut: { key: Buffer.from(key).toString('base64'), value: Buffer.from(value).toString('base64') } }] });
   const url = new URL('/v3/kv/txn', etcdUrl);
   return new Promise((resolve, reject) => {
     const req = request({ host: url.hostname, port: url.port, method: 'POST', path: url.pathname, headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) } }, (res) => {
@@ -42,25 +39,18 @@ function txn(etcdUrl: string, puts: ReadonlyArray<readonly [string, string]>): P
  */
 export async function loadThroughEtcd(etcdUrl: string, namespace: string, from: number, to: number, body: (i: number) => { metadata: { name: string; labels?: Record<string, string> }; data: Record<string, string> }): Promise<void> {
   const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
-  const batches: number[] = [];
-  for (let i = from; i < to; i += perTransaction) batches.push(i);
-  let next = 0;
+  let next = from;
   const runner = async (): Promise<void> => {
-    while (next < batches.length) {
-      const start = batches[next++]!;
-      const puts: Array<[string, string]> = [];
-      for (let i = start; i < Math.min(start + perTransaction, to); i++) {
-        const { metadata, data } = body(i);
-        const fields = { 'f:data': Object.fromEntries([['.', {}], ...Object.keys(data).map((k) => [`f:${k}`, {}])]), ...(metadata.labels ? { 'f:metadata': { 'f:labels': Object.fromEntries([['.', {}], ...Object.keys(metadata.labels).map((k) => [`f:${k}`, {}])]) } } : {}) };
-        const object = {
-          kind: 'ConfigMap',
-          apiVersion: 'v1',
-          metadata: { ...metadata, namespace, uid: randomUUID(), creationTimestamp: now, managedFields: [{ manager: 'rx-informer-bench-loader', operation: 'Update', apiVersion: 'v1', time: now, fieldsType: 'FieldsV1', fieldsV1: fields }] },
-          data,
-        };
-        puts.push([`/registry/configmaps/${namespace}/${metadata.name}`, JSON.stringify(object)]);
-      }
-      await txn(etcdUrl, puts);
+    while (next < to) {
+      const { metadata, data } = body(next++);
+      const fields = { 'f:data': Object.fromEntries([['.', {}], ...Object.keys(data).map((k) => [`f:${k}`, {}])]), ...(metadata.labels ? { 'f:metadata': { 'f:labels': Object.fromEntries([['.', {}], ...Object.keys(metadata.labels).map((k) => [`f:${k}`, {}])]) } } : {}) };
+      const object = {
+        kind: 'ConfigMap',
+        apiVersion: 'v1',
+        metadata: { ...metadata, namespace, uid: randomUUID(), creationTimestamp: now, managedFields: [{ manager: 'rx-informer-bench-loader', operation: 'Update', apiVersion: 'v1', time: now, fieldsType: 'FieldsV1', fieldsV1: fields }] },
+        data,
+      };
+      await put(etcdUrl, `/registry/configmaps/${namespace}/${metadata.name}`, JSON.stringify(object));
     }
   };
   await Promise.all(Array.from({ length: 32 }, runner));
