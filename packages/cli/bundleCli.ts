@@ -82,6 +82,16 @@ const requireBuiltins: Plugin = {
   },
 };
 
+/**
+ * V8 keeps a script's source in the heap while the script lives (it compiles functions from it
+ * lazily): one byte a character while all of it is ASCII, two bytes a character once one is not.
+ * Comments (the dependencies' doc comments hold `§`, `–`, `—`) and indentation are most of a
+ * bundle's text: without them a replica's bundle holds 0.5 MB of source instead of 1.6 MB of
+ * two-byte text. Names are kept (no renaming), so stack traces and `.name` read as in the sources;
+ * licence comments stay, at the end of each file.
+ */
+const sourceText = { minifyWhitespace: true, minifySyntax: true, charset: 'ascii' } as const;
+
 /** Bundles the CLI into `outdir` (`bin.js`, `main.js` and its chunks, `undici.cjs`); resolves with esbuild's metafile of all of them. */
 export function bundleCli(outdir: string): Promise<Metafile> {
   return bundleNodeProgram({ bin: 'src/bin.ts', main: 'src/main.ts' }, outdir, here);
@@ -108,6 +118,7 @@ export async function bundleNodeProgram(entryPoints: Record<string, string>, out
     banner: { js: "import { createRequire as __cliCreateRequire } from 'node:module'; const require = __cliCreateRequire(import.meta.url);" },
     chunkNames: '[name]-[hash]', // beside the entry points, so that each finds undici.cjs at ./
     plugins: [requireBuiltins, rxjsModules, lazyUndici, clientNodeWithoutSideEffects],
+    ...sourceText,
     metafile: true,
     logLevel: 'warning',
   });
@@ -120,6 +131,7 @@ export async function bundleNodeProgram(entryPoints: Record<string, string>, out
     outExtension: { '.js': '.cjs' },
     platform: 'node',
     target: 'node22.19',
+    ...sourceText,
     metafile: true,
     logLevel: 'warning',
   });

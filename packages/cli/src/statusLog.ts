@@ -49,7 +49,7 @@ export function createStatusLog(config: StatusLogConfig): StatusLog {
     status(status) {
       switch (status.type) {
         case 'LISTING':
-          if (status.page > 0) log(`listing ${plural()}: ${progressLine(state.list, Date.now()).replace(/^syncing (· )?/, '')}`);
+          if (status.page > 0) log(`listing ${plural()}: ${progressLine(state.list, Date.now()).replace(/^syncing (\u00b7 )?/, '')}`);
           return;
         case 'WATCHING':
           return log(`watching ${plural()} from resourceVersion ${status.resourceVersion}`);

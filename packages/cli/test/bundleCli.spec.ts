@@ -1,0 +1,38 @@
+/**
+ * What the bundle's text costs a running process (issue 26: a replica's floor is paid once per
+ * replica). V8 keeps a script's source in the heap for as long as the script lives (functions are
+ * compiled from it lazily), one byte a character while every character is ASCII and two bytes
+ * a character as soon as one is not. Comments and indentation are part of that text.
+ */
+import test from 'ava';
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { cliBundle } from './cliBundle.js';
+
+/**
+ * The scripts a run loads: all but `undici.cjs`, which is loaded only if client-node's fetch API is
+ * used (its licence notices, kept at its end, are not all ASCII).
+ */
+const scripts = async (): Promise<Array<{ name: string; text: string }>> => {
+  const dist = dirname(await cliBundle());
+  return readdirSync(dist)
+    .filter((name) => name.endsWith('.js'))
+    .map((name) => ({ name, text: readFileSync(join(dist, name), 'utf8') }));
+};
+
+test('every script the CLI loads is ASCII, so V8 holds its source one byte a character', async (t) => {
+  t.true((await scripts()).length >= 2, 'bin.js and main.js at least');
+  for (const { name, text } of await scripts()) {
+    const at = text.search(/[^\x00-\x7f]/);
+    t.is(at, -1, `${name} has a character that is not ASCII at ${at}: ${JSON.stringify(text.slice(Math.max(0, at - 40), at + 40))}`);
+  }
+});
+
+test('the scripts the CLI runs carry no doc comments and few line breaks', async (t) => {
+  const run = await scripts();
+  for (const { name, text } of run) t.false(/\/\*\*\s/.test(text), `${name} holds a doc comment`);
+  // Line breaks are left only inside template literals and where a statement needs one.
+  const lines = run.reduce((sum, { text }) => sum + text.split('\n').length, 0);
+  const characters = run.reduce((sum, { text }) => sum + text.length, 0);
+  t.true(lines <= characters / 1_000, `${lines} lines in ${characters} characters`);
+});
