@@ -12,7 +12,7 @@ import { holdUntilSynced } from './holdUntilSynced.js';
 import { keepConnected } from './keepConnected.js';
 import { refCacheKey, refOfCacheKey, type ObjectRef } from '../store/objectRef.js';
 import { cacheFreshness } from './cacheFreshness.js';
-import { primaryRequest, relatedRequests } from './changeRequests.js';
+import { initialPriorityOf, primaryRequest, relatedRequests, type InitialPriority } from './changeRequests.js';
 import type { OwnerMatch } from '../store/ownerReferences.js';
 import { resolveReconcileConfig } from './reconcileConfig.js';
 import { lowPriority, type ReconcileReason } from './reconcileReason.js';
@@ -70,6 +70,13 @@ export interface ControllerConfig<T extends KubeObject> extends Omit<ReconcileOb
   readonly kind?: OwnerType;
   /** Applied to the primary's notifications, e.g. `predicateFilter(predicates.generation)`. */
   readonly filter?: MonoTypeOperatorFunction<Notification<T>>;
+  /**
+   * The priority an object of the primary's initial list waits at (an integer; `undefined`:
+   * {@link lowPriority}, the default for all of them). Real changes wait at 0. A member of a
+   * server-side ring passes its `ServerShard.initialPriority`, so that the objects it has just been
+   * given run before the ones it already had.
+   */
+  readonly initialPriority?: (object: Frozen<T>) => number | undefined;
   /** Child informers: a child's change reconciles its owner. An informer alone means `{ informer }`. */
   readonly owns?: readonly (OwnsConfig | ControllerInformer<KubeObject>)[];
   /** Related informers mapped through a function. */
@@ -199,8 +206,8 @@ export function controller<T extends KubeObject>(primary: ControllerInformer<T>,
     });
     const requests$ = merge(
       // What changed while this replica followed, what is cached already (an informer that was running), then every change.
-      defer(() => initialRequests(primary, pending)),
-      primary.changes$.pipe(filter ?? identity, map(primaryRequest)),
+      defer(() => initialRequests(primary, pending, c.initial)),
+      primary.changes$.pipe(filter ?? identity, map((change) => primaryRequest(change, c.initial))),
       ...owned.map((o) =>
         o.informer.changes$.pipe(
           o.filter ?? identity,
@@ -221,20 +228,21 @@ export function controller<T extends KubeObject>(primary: ControllerInformer<T>,
   if (c.leadership === undefined) return run$();
   const leadership = c.leadership;
   if (!c.warmReplicas) return run$().pipe(whileLeading(leadership));
-  const primaryChanges$ = primary.changes$.pipe(filter ?? identity, map(primaryRequest));
+  const primaryChanges$ = primary.changes$.pipe(filter ?? identity, map((change) => primaryRequest(change)));
   return warm((pending) => run$(pending).pipe(whileLeading(leadership)), keepConnected(informers), primaryChanges$);
 }
 
 /**
  * The requests a term starts with: the real changes of the primary seen while this replica
  * followed (`pending`: with their priority and reasons, deletes included, as controller-runtime's
- * warm-up queues them), then every other cached object at {@link lowPriority} as `initial`.
+ * warm-up queues them), then every other cached object as `initial`, at `initial`'s priority
+ * ({@link lowPriority} unless the controller's `initialPriority` says otherwise).
  */
-function initialRequests<T extends KubeObject>(primary: ControllerInformer<T>, pending: ReadonlyMap<string, ControllerRequest> | undefined): ControllerRequest[] {
+function initialRequests<T extends KubeObject>(primary: ControllerInformer<T>, pending: ReadonlyMap<string, ControllerRequest> | undefined, initial: InitialPriority): ControllerRequest[] {
   const changed = [...(pending?.values() ?? [])];
-  const unchanged = [...primary.snapshot.keys()]
-    .filter((key) => !pending?.has(key))
-    .map((key): ControllerRequest => ({ ref: refOfCacheKey(key), priority: lowPriority, reasons: [{ type: 'initial', ...rvOf(primary.snapshot.get(key)) }] }));
+  const unchanged = [...primary.snapshot.entries()]
+    .filter(([key]) => !pending?.has(key))
+    .map(([key, object]): ControllerRequest => ({ ref: refOfCacheKey(key), priority: initial(key, object), reasons: [{ type: 'initial', ...rvOf(object) }] }));
   return [...changed, ...unchanged];
 }
 
@@ -265,11 +273,12 @@ function warm(terms: (pending: Map<string, ControllerRequest>) => Observable<Con
 function resolveControllerConfig<T extends KubeObject>(primary: ControllerInformer<T>, config: ControllerConfig<T>) {
   const check = optionChecks('controller', config, false);
   if (!isInformer(primary)) check.fail('the primary must be an informer');
-  const { reconcile, errorPolicy, kind, filter, owns = [], watches = [], reconcileAllOn, triggers, shutdownOn, shutdownGraceMs, syncTimeoutMs, readYourWrites, leadership, warmReplicas, ...queue } = config;
+  const { reconcile, errorPolicy, kind, filter, initialPriority, owns = [], watches = [], reconcileAllOn, triggers, shutdownOn, shutdownGraceMs, syncTimeoutMs, readYourWrites, leadership, warmReplicas, ...queue } = config;
   if (leadership !== undefined && !(leadership instanceof Observable)) check.fail('leadership must be an Observable of Leadership (from leaderElection())');
   if (warmReplicas === true && leadership === undefined) check.fail('warmReplicas needs leadership: followers are what it keeps warm');
   if (typeof reconcile !== 'function') check.fail(`config.reconcile must be a function, got ${typeof reconcile}`);
   check.func('config.errorPolicy', errorPolicy);
+  check.func('initialPriority', initialPriority);
   const owned = owns.map((entry, i): OwnsConfig => {
     const own = isInformer(entry) ? { informer: entry } : entry;
     if (!isInformer(own?.informer)) check.fail(`owns[${i}] is not an informer`);
@@ -299,6 +308,7 @@ function resolveControllerConfig<T extends KubeObject>(primary: ControllerInform
   return {
     reconcile,
     filter,
+    initial: initialPriorityOf(initialPriority as ((object: KubeObject) => number | undefined) | undefined),
     owned,
     watches,
     reconcileAllOn,

@@ -73,6 +73,30 @@ test('the metrics hooks hear the priority: the initial list added at -100, a rea
   t.deepEqual(heard, ['added n/a -100', 'taken n/a -100', 'added n/b -100', 'added n/c -100', 'raised n/c -100→0', 'taken n/c 0']);
 });
 
+test('initialPriority: objects of the initial list wait at the priority it gives (lowPriority when it gives undefined), so some run first', (t) => {
+  const taken: string[] = [];
+  const metrics: ReconcileMetrics = { added: () => undefined, taken: (key, _now, priority) => void taken.push(`${key} ${priority}`), done: () => undefined, retried: () => undefined };
+  runMarbles(t, ({ expectObservable }) => {
+    const { informer: primary } = sets([set('a'), set('b'), set('c'), set('d')]);
+    const out = controller(primary, {
+      reconcile: () => timer(1).pipe(map(() => undefined)),
+      metrics,
+      initialPriority: (object) => (object.metadata?.name === 'c' || object.metadata?.name === 'd' ? -50 : undefined),
+    });
+    expectObservable(out.pipe(map(view)), '^----!').toBe('-wxyz', { w: 'n/a ok', x: 'n/c ok', y: 'n/d ok', z: 'n/b ok' });
+  });
+  // a is taken the moment it is added (nothing waits yet); c and d, added after it at -50, pass b.
+  t.deepEqual(taken, ['n/a -100', 'n/c -50', 'n/d -50', 'n/b -100']);
+});
+
+test('initialPriority that gives something other than an integer errors the controller, naming the option', (t) => {
+  runMarbles(t, ({ expectObservable }) => {
+    const { informer: primary } = sets([set('a')]);
+    const out = controller(primary, { reconcile: () => undefined, initialPriority: () => 0.5 });
+    expectObservable(out.pipe(map(view)), '^!').toBe('#', undefined, new TypeError('[informer] controller: initialPriority must return an integer or undefined, got 0.5 for n/a'));
+  });
+});
+
 test('a deleted object is reconciled with undefined; the context names it', (t) => {
   const seen: unknown[] = [];
   runMarbles(t, ({ expectObservable }) => {
@@ -253,4 +277,5 @@ test('bad configuration is a TypeError at call time', (t) => {
   t.throws(() => controller(primary, { concurrency: 0, reconcile: () => undefined }), { instanceOf: TypeError, message: /concurrency/ });
   t.throws(() => controller(primary, { errorPolicy: 1 as never, reconcile: () => undefined }), { instanceOf: TypeError, message: /errorPolicy/ });
   t.throws(() => controller(primary, { shutdownGraceMs: -1, reconcile: () => undefined }), { instanceOf: TypeError, message: /shutdownGraceMs/ });
+  t.throws(() => controller(primary, { initialPriority: 3 as never, reconcile: () => undefined }), { instanceOf: TypeError, message: /initialPriority/ });
 });
