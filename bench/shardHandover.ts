@@ -6,8 +6,9 @@
  * on, so it is never renewed or released — and each survivor's steps are printed in ms after the
  * death: its last renewal before, the survivor seeing it dead (`members`), each claim it writes
  * (`write view/ranges`), its new ranges (`ranges`), and the first and last of the dead member's
- * objects it reconciles. RUNS rounds (default 3). Asserts nothing; the target is
- * lease + 2.2 retries + 1 s for the last object.
+ * objects it reconciles. RUNS rounds (default 3). GAINED_FIRST=0 leaves out the controller's
+ * `initialPriority: shard.initialPriority` (a new stretch then runs its objects in list order). Asserts
+ * nothing; the target is lease + 2.2 retries + 1 s for the last object.
  */
 import { NEVER, type Observable } from 'rxjs';
 import { controller } from '../src/controller/controller.js';
@@ -69,6 +70,7 @@ function replica(server: TestApiServer, name: string, steps: Step[], runs: Array
       const cms = informer(listWatch<KubeObject>(server.kubeConfig, { version: 'v1', plural: 'configmaps', namespace: 'demo' }, { ...shard.selector }));
       return controller(cms, {
         concurrency: 16,
+        initialPriority: process.env.GAINED_FIRST === '0' ? undefined : shard.initialPriority,
         reconcile: shard.reconciler(async (_cm, { ref }) => {
           runs.push({ key: ref.name, who: name, at: now() });
           await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20));

@@ -42,14 +42,14 @@ const run = (key: string): undefined => {
   if (marked) appendFileSync(`${out}.after`, `${key} ${now()}\n`);
   return undefined;
 };
-const work = (selector: { labelSelector?: string; shardSelector?: string }, wrap: (r: (cm: unknown, c: { ref: { namespace?: string; name: string } }) => undefined) => never): Observable<unknown> => {
+const work = (selector: { labelSelector?: string; shardSelector?: string }, wrap: (r: (cm: unknown, c: { ref: { namespace?: string; name: string } }) => undefined) => never, initialPriority?: ServerShard['initialPriority']): Observable<unknown> => {
   const cms = informer(listWatch<KubeObject>(kubeConfig, { version: 'v1', plural: 'configmaps', namespace }, selector));
   current = cms;
-  return controller(cms, { concurrency: 16, reconcile: wrap((_cm, { ref }) => run(`${ref.namespace}/${ref.name}`)) });
+  return controller(cms, { concurrency: 16, ...(initialPriority ? { initialPriority } : {}), reconcile: wrap((_cm, { ref }) => run(`${ref.namespace}/${ref.name}`)) });
 };
 const timing = { leaseDurationMs: Number(env('LEASE_MS')), renewDeadlineMs: Number(env('RENEW_MS')), retryPeriodMs: Number(env('RETRY_MS')) };
 const config = { kubeConfig, ring: env('RING'), namespace, resource: { apiVersion: 'v1', kind: 'ConfigMap', namespace }, identityPrefix: env('NAME'), sharderConcurrency: 32, ...timing };
-const shardWork = (shard: Shard | ServerShard) => work(shard.selector, (r) => shard.reconciler(r as never) as never);
+const shardWork = (shard: Shard | ServerShard) => work(shard.selector, (r) => shard.reconciler(r as never) as never, 'initialPriority' in shard ? shard.initialPriority : undefined);
 (mode === 'unsharded' ? work({}, (r) => r as never) : mode === 'server' ? sharded({ ...config, mode: 'server' }, shardWork) : sharded(config, shardWork)).subscribe({
   error: (error: unknown) => {
     console.log(JSON.stringify({ event: 'error', message: String(error) }));

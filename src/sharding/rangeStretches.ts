@@ -1,5 +1,6 @@
 import { Observable, type Subscriber, type Subscription } from 'rxjs';
 import { shardSelectorOf, type ShardRange } from '../sources/shardSelector.js';
+import { subtractRanges } from './rangeSet.js';
 import { createServerShard, runCounter, type ServerShard } from './serverShard.js';
 import type { ResolvedShardingConfig } from './shardingConfig.js';
 
@@ -26,13 +27,15 @@ export interface RangeStretches {
 export function rangeStretches<T>(c: ResolvedShardingConfig, identity: string, work: (shard: ServerShard) => Observable<T>, subscriber: Subscriber<T>, settled: () => void): RangeStretches {
   const runs = runCounter();
   let working: readonly ShardRange[] = [];
+  /** What `working` adds to the stretch before it (all of it in the term's first). */
+  let gained: readonly ShardRange[] = [];
   let moving = false;
   let stretch: Subscription | undefined;
 
   const start = (): void => {
     c.onEvent({ type: 'ranges', identity, ranges: working });
     if (working.length === 0) return;
-    const shard = createServerShard(identity, c.ring, working, shardSelectorOf(working, c.shardField), runs);
+    const shard = createServerShard(identity, c.ring, working, gained, c.shardField, shardSelectorOf(working, c.shardField), runs);
     stretch = new Observable<T>((s) => work(shard).subscribe(s)).subscribe({
       next: (value) => subscriber.next(value),
       error: (error: unknown) => subscriber.error(error),
@@ -51,6 +54,7 @@ export function rangeStretches<T>(c: ResolvedShardingConfig, identity: string, w
       stop();
       void runs.idle().then(() => {
         if (subscriber.closed) return;
+        gained = subtractRanges(next, working);
         working = next;
         then();
         start();

@@ -1,7 +1,8 @@
 import { isObservable, Observable } from 'rxjs';
 import type { Reconciler } from '../controller/reconcileObjects.js';
 import type { KubeObject } from '../store/kubeObject.js';
-import type { ShardRange } from '../sources/shardSelector.js';
+import { lowPriority } from '../controller/reconcileReason.js';
+import { shardSelectorMatches, type ShardField, type ShardRange } from '../sources/shardSelector.js';
 
 /**
  * One stretch of a membership term of a replica in a server-side ring (`mode: 'server'`): the hash
@@ -15,6 +16,11 @@ export interface ServerShard {
   readonly ring: string;
   /** The ranges of the hashed field (uid by default) this stretch works on; never empty. */
   readonly ranges: readonly ShardRange[];
+  /**
+   * The part of `ranges` the member did not work on in its stretch before (all of `ranges` in a
+   * term's first stretch): what it has just been given, from a member that left or died.
+   */
+  readonly gained: readonly ShardRange[];
   /** The `shardSelector` of `ranges`. */
   readonly shardSelector: string;
   /** `{ shardSelector }`, to spread into a source's options. */
@@ -25,7 +31,17 @@ export interface ServerShard {
    * `AbortSignal`), and the ranges are given up when the last run has settled.
    */
   reconciler<T extends KubeObject>(reconcile: Reconciler<T>): Reconciler<T>;
+  /**
+   * For the controller's `initialPriority`: −50 for an object in `gained` (after real changes at 0,
+   * before the rest of the initial list at −100), `undefined` for one the member had before. A new stretch lists
+   * and reconciles all its ranges; with this, the objects a dead member left run first, not mixed
+   * in among the many the survivor has just reconciled.
+   */
+  readonly initialPriority: (object: KubeObject) => number | undefined;
 }
+
+/** The priority of a gained object of a new stretch's initial list: between real changes (0) and the objects kept ({@link lowPriority}). */
+const gainedPriority = lowPriority / 2;
 
 /** @internal Counts the runs in flight across the stretches of one term. */
 export interface RunCounter {
@@ -69,11 +85,14 @@ export function runCounter(): RunCounter {
 }
 
 /** @internal The shard of one stretch. */
-export function createServerShard(identity: string, ring: string, ranges: readonly ShardRange[], shardSelector: string, runs: RunCounter): ServerShard {
+export function createServerShard(identity: string, ring: string, ranges: readonly ShardRange[], gained: readonly ShardRange[], field: ShardField, shardSelector: string, runs: RunCounter): ServerShard {
+  const gainedSelector = { field, ranges: gained };
   return {
     identity,
     ring,
     ranges,
+    gained,
+    initialPriority: (object) => (gained.length > 0 && shardSelectorMatches(gainedSelector, object) ? gainedPriority : undefined),
     shardSelector,
     selector: { shardSelector },
     reconciler(reconcile) {

@@ -23,14 +23,15 @@ import { overlaps, type Run } from './reconcileRuns.js';
 import { serverRing } from './serverRing.js';
 
 
-function replica(server: TestApiServer, name: string, runs: Run[], events: ShardingEvent[], caches: Map<string, () => readonly KubeObject[]>, timing = { leaseDurationMs: 2_000, renewDeadlineMs: 1_500, retryPeriodMs: 250 }): Subscription {
+function replica(server: TestApiServer, name: string, runs: Run[], events: ShardingEvent[], caches: Map<string, () => readonly KubeObject[]>, timing = { leaseDurationMs: 2_000, renewDeadlineMs: 1_500, retryPeriodMs: 250 }, concurrency = 4): Subscription {
   return sharded(
     serverRing(server, name, events, timing),
     (shard) => {
       const cms = informer(listWatch<KubeObject>(server.kubeConfig, { version: 'v1', plural: 'configmaps', namespace: 'demo' }, { ...shard.selector }));
       caches.set(shard.identity, () => [...cms.snapshot.values()]);
       return controller(cms, {
-        concurrency: 4,
+        concurrency,
+        initialPriority: shard.initialPriority,
         reconcile: shard.reconciler(async (cm, { ref }) => {
           const run: Run = { key: `${ref.namespace}/${ref.name}`, member: shard.identity, rv: cm?.metadata?.resourceVersion, start: performance.now() };
           runs.push(run);
@@ -113,4 +114,32 @@ test.serial('each step of the handshake is written at once, not with the next re
     return current.size === 2 && [...current.values()].every((r) => r.length > 0) && names.every((o) => [...current.values()].filter((r) => inShardRanges(r, hashField(o.metadata!.uid!))).length === 1);
   }, 'two members holding every object once, before the first renewal (30 s)', 25_000);
   t.deepEqual(overlaps(runs), []);
+});
+
+test.serial("a survivor's new stretch runs the objects it was given before the ones it kept", async (t) => {
+  const server = await createTestApiServer();
+  t.teardown(() => server.close());
+  for (let i = 0; i < 80; i++) server.create('configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${i}`, namespace: 'demo' } });
+  const runs: Run[] = [];
+  const events: ShardingEvent[] = [];
+  const caches = new Map<string, () => readonly KubeObject[]>();
+  const timing = { leaseDurationMs: 2_000, renewDeadlineMs: 1_500, retryPeriodMs: 250 };
+  const a = replica(server, 'a', runs, events, caches, timing, 1);
+  const b = replica(server, 'b', runs, events, caches, timing, 1);
+  t.teardown(() => (a.unsubscribe(), b.unsubscribe()));
+  const objects = server.list('configmaps', 'demo') as KubeObject[];
+  const newest = (prefix: string): readonly ShardRange[] => events.findLast((e): e is Extract<ShardingEvent, { type: 'ranges' }> => e.type === 'ranges' && e.identity.startsWith(prefix))?.ranges ?? [];
+  const holds = (ranges: readonly ShardRange[]) => objects.filter((o) => inShardRanges(ranges, hashField(o.metadata!.uid!))).map((o) => `demo/${o.metadata!.name}`);
+  await until(() => holds(newest('a')).length > 0 && holds(newest('b')).length > 0 && holds(newest('a')).length + holds(newest('b')).length === objects.length && runs.filter((r) => r.end !== undefined).length >= objects.length, 'a and b to split the objects and reconcile them', 30_000);
+  const given = new Set(holds(newest('a')));
+  const kept = new Set(holds(newest('b')));
+  const leftAt = performance.now();
+  a.unsubscribe();
+  const after = () => runs.filter((r) => r.start > leftAt && r.member.startsWith('b'));
+  await until(() => new Set(after().map((r) => r.key)).size === objects.length, 'b to reconcile every object in its new stretch', 30_000);
+  const order = after().map((r) => r.key);
+  const lastGiven = Math.max(...[...given].map((key) => order.indexOf(key)));
+  const keptBefore = order.slice(0, lastGiven).filter((key) => kept.has(key));
+  // One run may start as the stretch's first request arrives, before the rest are in line.
+  t.true(keptBefore.length <= 1, `kept objects run before the last given one: ${keptBefore.length} of ${kept.size} (${given.size} given)`);
 });

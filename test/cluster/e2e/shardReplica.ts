@@ -61,6 +61,7 @@ const work = (shard: Shard | ServerShard): Observable<unknown> => {
   caches = [() => configMaps.snapshot.size];
   return controller(configMaps, {
     concurrency: 16,
+    ...('initialPriority' in shard ? { initialPriority: shard.initialPriority } : {}),
     reconcile: shard.reconciler(async (cm, { ref }) => {
       const id = `${name}-${runs++}`;
       const key = `${ref.namespace}/${ref.name}`;
