@@ -6,11 +6,15 @@
  */
 import { build, type Metafile, type Plugin } from 'esbuild';
 import { builtinModules, createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
+/** Where client-node's entry lies, from which its own dependencies resolve. */
+const clientNodeEntry = createRequire(import.meta.url).resolve('@kubernetes/client-node');
+const clientNodeDir = dirname(clientNodeEntry);
 /** The undici client-node depends on (its own copy, should npm have nested one). */
-const undiciEntry = createRequire(createRequire(import.meta.url).resolve('@kubernetes/client-node')).resolve('undici');
+const undiciEntry = createRequire(clientNodeEntry).resolve('undici');
 
 /** Marks every module of @kubernetes/client-node as free of side effects, so that unused ones are dropped. */
 const clientNodeWithoutSideEffects: Plugin = {
@@ -66,6 +70,37 @@ const lazyUndici: Plugin = {
   },
 };
 
+/** The modules client-node's config.js imports for a cluster with a `proxy-url`, and the names it uses of each. */
+const proxyModules: Record<string, string[]> = {
+  'socks-proxy-agent': ['export class SocksProxyAgent { constructor(...args) { return new (load().SocksProxyAgent)(...args); } }'],
+  socks: ['export const SocksClient = { createConnection: (...args) => load().SocksClient.createConnection(...args) };'],
+  hpagent: [
+    'export class HttpProxyAgent { constructor(...args) { return new (load().HttpProxyAgent)(...args); } }',
+    'export class HttpsProxyAgent { constructor(...args) { return new (load().HttpsProxyAgent)(...args); } }',
+  ],
+};
+
+/**
+ * client-node's config.js imports its proxy agents at its top (socks-proxy-agent with socks,
+ * ip-address and smart-buffer; hpagent), for kubeconfig clusters with a `proxy-url`. They are
+ * bundled into a file of their own, `proxy-agents.cjs`, and what client-node imports are modules
+ * whose names require that file when first used: a process that talks to no proxy neither
+ * compiles nor runs them (0.5 MiB of every replica's heap; bench/NOTES.md, issue 26).
+ */
+const lazyProxyAgents: Plugin = {
+  name: 'lazy-proxy-agents',
+  setup(esbuild) {
+    esbuild.onResolve({ filter: /^(socks-proxy-agent|socks|hpagent)$/ }, (args) =>
+      /[\\/]@kubernetes[\\/]client-node[\\/]/.test(args.importer) ? { path: args.path, namespace: 'lazy-proxy-agents' } : undefined,
+    );
+    esbuild.onResolve({ filter: /^\.\/proxy-agents\.cjs$/, namespace: 'lazy-proxy-agents' }, () => ({ path: './proxy-agents.cjs', external: true }));
+    esbuild.onLoad({ filter: /.*/, namespace: 'lazy-proxy-agents' }, (args) => ({
+      loader: 'js',
+      contents: ['let agents;', "const load = () => (agents ??= require('./proxy-agents.cjs'));", ...proxyModules[args.path]!].join('\n'),
+    }));
+  },
+};
+
 /**
  * Node's modules (`node:http`, `fs`, …) taken with `require()` instead of `import`: an `import` of
  * `node:http` makes Node build its ES module face, which reads every export, and its `WebSocket`
@@ -92,15 +127,16 @@ const requireBuiltins: Plugin = {
  */
 const sourceText = { minifyWhitespace: true, minifySyntax: true, charset: 'ascii' } as const;
 
-/** Bundles the CLI into `outdir` (`bin.js`, `main.js` and its chunks, `undici.cjs`); resolves with esbuild's metafile of all of them. */
+/** Bundles the CLI into `outdir` (`bin.js`, `main.js` and its chunks, `undici.cjs`, `proxy-agents.cjs`); resolves with esbuild's metafile of all of them. */
 export function bundleCli(outdir: string): Promise<Metafile> {
   return bundleNodeProgram({ bin: 'src/bin.ts', main: 'src/main.ts' }, outdir, here);
 }
 
 /**
  * Bundles a Node program over rx-informer and client-node as the CLI is bundled (client-node
- * tree-shaken, rxjs's ES modules, undici loaded on first use): `entryPoints` (name → path relative
- * to `workingDir`) into `outdir`, each as `<name>.js`, with `undici.cjs` beside them. The
+ * tree-shaken, rxjs's ES modules, undici and the proxy agents loaded on first use): `entryPoints`
+ * (name → path relative to `workingDir`) into `outdir`, each as `<name>.js`, with `undici.cjs` and
+ * `proxy-agents.cjs` beside them. The
  * benchmarks build their replicas this way to measure a program as it is shipped, not one running
  * under a TypeScript loader with the whole of client-node loaded.
  */
@@ -116,8 +152,8 @@ export async function bundleNodeProgram(entryPoints: Record<string, string>, out
     target: 'node22.19',
     // CommonJS dependencies of client-node call require() for Node's own modules.
     banner: { js: "import { createRequire as __cliCreateRequire } from 'node:module'; const require = __cliCreateRequire(import.meta.url);" },
-    chunkNames: '[name]-[hash]', // beside the entry points, so that each finds undici.cjs at ./
-    plugins: [requireBuiltins, rxjsModules, lazyUndici, clientNodeWithoutSideEffects],
+    chunkNames: '[name]-[hash]', // beside the entry points, so that each finds undici.cjs and proxy-agents.cjs at ./
+    plugins: [requireBuiltins, rxjsModules, lazyUndici, lazyProxyAgents, clientNodeWithoutSideEffects],
     ...sourceText,
     metafile: true,
     logLevel: 'warning',
@@ -135,6 +171,23 @@ export async function bundleNodeProgram(entryPoints: Record<string, string>, out
     metafile: true,
     logLevel: 'warning',
   });
-  Object.assign(result.metafile.outputs, undici.metafile.outputs);
+  const proxyAgents = await build({
+    absWorkingDir: here,
+    stdin: {
+      contents: Object.keys(proxyModules).map((name) => `export * from '${name}';`).join('\n'),
+      resolveDir: clientNodeDir, // client-node's own copies, should npm have nested them
+      sourcefile: 'proxy-agents.js',
+      loader: 'js',
+    },
+    outfile: join(outdir, 'proxy-agents.cjs'),
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node22.19',
+    ...sourceText,
+    metafile: true,
+    logLevel: 'warning',
+  });
+  Object.assign(result.metafile.outputs, undici.metafile.outputs, proxyAgents.metafile.outputs);
   return result.metafile;
 }

@@ -36,3 +36,11 @@ test('the scripts the CLI runs carry no doc comments and few line breaks', async
   const characters = run.reduce((sum, { text }) => sum + text.length, 0);
   t.true(lines <= characters / 1_000, `${lines} lines in ${characters} characters`);
 });
+
+test("client-node's proxy agents are in proxy-agents.cjs, loaded on first use, not in the scripts the CLI loads at start", async (t) => {
+  const dist = dirname(await cliBundle());
+  // An error message of socks, and one of hpagent.
+  const agents = /An invalid SOCKS command was provided|Bad response: /;
+  t.regex(readFileSync(join(dist, 'proxy-agents.cjs'), 'utf8'), agents);
+  for (const { name, text } of await scripts()) t.notRegex(text, agents, `${name} holds a proxy agent`);
+});
