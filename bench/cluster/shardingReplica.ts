@@ -37,7 +37,7 @@ let current: Informer<KubeObject> | undefined;
 /**
  * The keys reconciled at least once. The benchmark's names are `cm-<index>`: a bit each, in a typed
  * array whose bytes lie outside V8's heap, so that the heap figures are the library's (a `Set` of
- * every key a replica ever reconciled, ~58 bytes a key, grew with what a member held while the ring
+ * every key a replica ever reconciled, ~180 bytes a key, grew with what a member held while the ring
  * settled, not with its share). Other names go into a `Set`.
  */
 const seen = { bits: new Uint8Array(1 << 14), other: new Set<string>(), count: 0 };
