@@ -6,7 +6,7 @@
  * reconciled by the member whose ranges hold it, every replica caches only its ranges, and nothing
  * writes to a ConfigMap.
  */
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import type { Subscription } from 'rxjs';
 import { controller } from '../../src/controller/controller.js';
 import { sharded } from '../../src/sharding/sharded.js';
@@ -43,13 +43,16 @@ function replica(server: TestApiServer, name: string, runs: Run[], events: Shard
   ).subscribe({ error: (error: unknown) => events.push({ type: 'left', identity: `ERROR ${String(error)}` }) });
 }
 
-test.serial('three replicas share 150 objects by hash ranges; one leaves, one joins, objects change; never two owners at once, no writes', async (t) => {
+/** A test API server holding `count` ConfigMaps in `demo` (closed after the test), and the records the replicas fill. */
+async function demoObjects(t: ExecutionContext, count: number, data?: Record<string, string>) {
   const server = await createTestApiServer();
   t.teardown(() => server.close());
-  for (let i = 0; i < 150; i++) server.create('configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${i}`, namespace: 'demo' }, data: { v: '0' } });
-  const runs: Run[] = [];
-  const events: ShardingEvent[] = [];
-  const caches = new Map<string, () => readonly KubeObject[]>();
+  for (let i = 0; i < count; i++) server.create('configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${i}`, namespace: 'demo' }, ...(data ? { data } : {}) });
+  return { server, runs: [] as Run[], events: [] as ShardingEvent[], caches: new Map<string, () => readonly KubeObject[]>() };
+}
+
+test.serial('three replicas share 150 objects by hash ranges; one leaves, one joins, objects change; never two owners at once, no writes', async (t) => {
+  const { server, runs, events, caches } = await demoObjects(t, 150, { v: '0' });
   const replicas = new Map<string, Subscription>(['a', 'b', 'c'].map((name) => [name, replica(server, name, runs, events, caches)]));
   t.teardown(() => replicas.forEach((s) => s.unsubscribe()));
 
@@ -97,12 +100,7 @@ test.serial('three replicas share 150 objects by hash ranges; one leaves, one jo
 });
 
 test.serial('each step of the handshake is written at once, not with the next renewal: with renewals 30 s apart, two members split the objects long before the first', async (t) => {
-  const server = await createTestApiServer();
-  t.teardown(() => server.close());
-  for (let i = 0; i < 40; i++) server.create('configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${i}`, namespace: 'demo' } });
-  const runs: Run[] = [];
-  const events: ShardingEvent[] = [];
-  const caches = new Map<string, () => readonly KubeObject[]>();
+  const { server, runs, events, caches } = await demoObjects(t, 40);
   const slow = { leaseDurationMs: 90_000, renewDeadlineMs: 60_000, retryPeriodMs: 30_000 };
   const replicas = ['a', 'b'].map((name) => replica(server, name, runs, events, caches, slow));
   t.teardown(() => replicas.forEach((s) => s.unsubscribe()));
@@ -117,12 +115,7 @@ test.serial('each step of the handshake is written at once, not with the next re
 });
 
 test.serial("a survivor's new stretch runs the objects it was given before the ones it kept", async (t) => {
-  const server = await createTestApiServer();
-  t.teardown(() => server.close());
-  for (let i = 0; i < 80; i++) server.create('configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${i}`, namespace: 'demo' } });
-  const runs: Run[] = [];
-  const events: ShardingEvent[] = [];
-  const caches = new Map<string, () => readonly KubeObject[]>();
+  const { server, runs, events, caches } = await demoObjects(t, 80);
   const timing = { leaseDurationMs: 2_000, renewDeadlineMs: 1_500, retryPeriodMs: 250 };
   const a = replica(server, 'a', runs, events, caches, timing, 1);
   const b = replica(server, 'b', runs, events, caches, timing, 1);
