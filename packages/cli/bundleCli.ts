@@ -136,9 +136,8 @@ export function bundleCli(outdir: string): Promise<Metafile> {
  * Bundles a Node program over rx-informer and client-node as the CLI is bundled (client-node
  * tree-shaken, rxjs's ES modules, undici and the proxy agents loaded on first use): `entryPoints`
  * (name → path relative to `workingDir`) into `outdir`, each as `<name>.js`, with `undici.cjs` and
- * `proxy-agents.cjs` beside them. The
- * benchmarks build their replicas this way to measure a program as it is shipped, not one running
- * under a TypeScript loader with the whole of client-node loaded.
+ * `proxy-agents.cjs` beside them. The benchmarks build their replicas this way to measure a program
+ * as it is shipped, not one running under a TypeScript loader with the whole of client-node loaded.
  */
 export async function bundleNodeProgram(entryPoints: Record<string, string>, outdir: string, workingDir: string): Promise<Metafile> {
   const result = await build({
