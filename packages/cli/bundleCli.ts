@@ -10,11 +10,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
-/** Where client-node's entry lies, from which its own dependencies resolve. */
-const clientNodeEntry = createRequire(import.meta.url).resolve('@kubernetes/client-node');
-const clientNodeDir = dirname(clientNodeEntry);
-/** The undici client-node depends on (its own copy, should npm have nested one). */
-const undiciEntry = createRequire(clientNodeEntry).resolve('undici');
+/** Where client-node's entry lies, from which its own dependencies resolve (its own copies, should npm have nested them). */
+const clientNodeDir = dirname(createRequire(import.meta.url).resolve('@kubernetes/client-node'));
 
 /** Marks every module of @kubernetes/client-node as free of side effects, so that unused ones are dropped. */
 const clientNodeWithoutSideEffects: Plugin = {
@@ -46,60 +43,87 @@ const rxjsModules: Plugin = {
 };
 
 /**
+ * V8 keeps a script's source in the heap while the script lives (it compiles functions from it
+ * lazily): one byte a character while all of it is ASCII, two bytes a character once one is not.
+ * Comments (the dependencies' doc comments hold `§`, `–`, `—`) and indentation are most of a
+ * bundle's text: without them a replica's bundle holds 0.5 MB of source instead of 1.6 MB of
+ * two-byte text. Names are kept (no renaming), so stack traces and `.name` read as in the sources;
+ * licence comments stay, at the end of each file.
+ */
+const sourceText = { minifyWhitespace: true, minifySyntax: true, charset: 'ascii' } as const;
+
+/**
+ * A file of client-node's dependencies loaded on first use: client-node's imports of `modules`
+ * resolve to stubs (each module's lines, which call `load()`), and the file bundles the modules
+ * themselves, required by the first stub used. A process that never uses them neither compiles
+ * nor runs them.
+ */
+interface LazyFile {
+  readonly file: string;
+  readonly modules: Readonly<Record<string, readonly string[]>>;
+}
+
+/** A stub for class `name`: `new` makes the real one. */
+const lazyClass = (name: string): string => `export class ${name} { constructor(...args) { return new (load().${name})(...args); } }`;
+
+/**
  * client-node's config.js imports undici (a large CommonJS package) at its top for one method, the
  * dispatcher of its fetch-based API classes, which the CLI never calls (the library makes its own
- * requests with node:https). So undici is bundled into a file of its own, `dist/undici.cjs`, and
- * what client-node imports is a module whose names (the two classes and `fetch`) require that file
- * when first used: it is neither compiled nor run at start-up.
+ * requests with node:https).
  */
-const lazyUndici: Plugin = {
-  name: 'lazy-undici',
-  setup(esbuild) {
-    esbuild.onResolve({ filter: /^undici$/ }, (args) => (/[\\/]@kubernetes[\\/]client-node[\\/]/.test(args.importer) ? { path: 'undici', namespace: 'lazy-undici' } : undefined));
-    esbuild.onResolve({ filter: /^\.\/undici\.cjs$/, namespace: 'lazy-undici' }, () => ({ path: './undici.cjs', external: true }));
-    esbuild.onLoad({ filter: /.*/, namespace: 'lazy-undici' }, () => ({
-      loader: 'js',
-      contents: [
-        'let undici;',
-        "const load = () => (undici ??= require('./undici.cjs'));",
-        'export class Agent { constructor(...args) { return new (load().Agent)(...args); } }',
-        'export class ProxyAgent { constructor(...args) { return new (load().ProxyAgent)(...args); } }',
-        'export const fetch = (...args) => load().fetch(...args);',
-      ].join('\n'),
-    }));
-  },
-};
-
-/** The modules client-node's config.js imports for a cluster with a `proxy-url`, and the names it uses of each. */
-const proxyModules: Record<string, string[]> = {
-  'socks-proxy-agent': ['export class SocksProxyAgent { constructor(...args) { return new (load().SocksProxyAgent)(...args); } }'],
-  socks: ['export const SocksClient = { createConnection: (...args) => load().SocksClient.createConnection(...args) };'],
-  hpagent: [
-    'export class HttpProxyAgent { constructor(...args) { return new (load().HttpProxyAgent)(...args); } }',
-    'export class HttpsProxyAgent { constructor(...args) { return new (load().HttpsProxyAgent)(...args); } }',
-  ],
+const undiciFile: LazyFile = {
+  file: 'undici.cjs',
+  modules: { undici: [lazyClass('Agent'), lazyClass('ProxyAgent'), 'export const fetch = (...args) => load().fetch(...args);'] },
 };
 
 /**
  * client-node's config.js imports its proxy agents at its top (socks-proxy-agent with socks,
- * ip-address and smart-buffer; hpagent), for kubeconfig clusters with a `proxy-url`. They are
- * bundled into a file of their own, `proxy-agents.cjs`, and what client-node imports are modules
- * whose names require that file when first used: a process that talks to no proxy neither
- * compiles nor runs them (0.5 MiB of every replica's heap; bench/NOTES.md, issue 26).
+ * ip-address and smart-buffer; hpagent), for kubeconfig clusters with a `proxy-url` (0.5 MiB of
+ * every replica's heap when loaded at start; bench/NOTES.md, issue 26).
  */
-const lazyProxyAgents: Plugin = {
-  name: 'lazy-proxy-agents',
-  setup(esbuild) {
-    esbuild.onResolve({ filter: /^(socks-proxy-agent|socks|hpagent)$/ }, (args) =>
-      /[\\/]@kubernetes[\\/]client-node[\\/]/.test(args.importer) ? { path: args.path, namespace: 'lazy-proxy-agents' } : undefined,
-    );
-    esbuild.onResolve({ filter: /^\.\/proxy-agents\.cjs$/, namespace: 'lazy-proxy-agents' }, () => ({ path: './proxy-agents.cjs', external: true }));
-    esbuild.onLoad({ filter: /.*/, namespace: 'lazy-proxy-agents' }, (args) => ({
-      loader: 'js',
-      contents: ['let agents;', "const load = () => (agents ??= require('./proxy-agents.cjs'));", ...proxyModules[args.path]!].join('\n'),
-    }));
+const proxyAgentsFile: LazyFile = {
+  file: 'proxy-agents.cjs',
+  modules: {
+    'socks-proxy-agent': [lazyClass('SocksProxyAgent')],
+    socks: ['export const SocksClient = { createConnection: (...args) => load().SocksClient.createConnection(...args) };'],
+    hpagent: [lazyClass('HttpProxyAgent'), lazyClass('HttpsProxyAgent')],
   },
 };
+
+/** The files bundleNodeProgram writes beside the entry points, loaded on first use. */
+const lazyFiles: readonly LazyFile[] = [undiciFile, proxyAgentsFile];
+
+/** Resolves client-node's imports of a {@link LazyFile}'s modules to their stubs, and the stubs' `./<file>` to the file beside the bundle. */
+function loadedOnFirstUse({ file, modules }: LazyFile): Plugin {
+  const names = new RegExp(`^(${Object.keys(modules).join('|')})$`);
+  return {
+    name: `lazy ${file}`,
+    setup(esbuild) {
+      esbuild.onResolve({ filter: names }, (args) => (/[\\/]@kubernetes[\\/]client-node[\\/]/.test(args.importer) ? { path: args.path, namespace: file } : undefined));
+      esbuild.onResolve({ filter: /^\.\/.*$/, namespace: file }, (args) => ({ path: args.path, external: true }));
+      esbuild.onLoad({ filter: /.*/, namespace: file }, (args) => ({
+        loader: 'js',
+        contents: ['let loaded;', `const load = () => (loaded ??= require('./${file}'));`, ...modules[args.path]!].join('\n'),
+      }));
+    },
+  };
+}
+
+/** Bundles a {@link LazyFile}'s modules (client-node's copies) into `<outdir>/<file>`, CommonJS. */
+function bundleLazyFile({ file, modules }: LazyFile, outdir: string): Promise<{ metafile: Metafile }> {
+  return build({
+    absWorkingDir: here,
+    stdin: { contents: Object.keys(modules).map((name) => `export * from '${name}';`).join('\n'), resolveDir: clientNodeDir, sourcefile: file, loader: 'js' },
+    outfile: join(outdir, file),
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node22.19',
+    ...sourceText,
+    metafile: true,
+    logLevel: 'warning',
+  });
+}
 
 /**
  * Node's modules (`node:http`, `fs`, …) taken with `require()` instead of `import`: an `import` of
@@ -116,16 +140,6 @@ const requireBuiltins: Plugin = {
     esbuild.onLoad({ filter: /.*/, namespace: 'builtin' }, (args) => ({ loader: 'js', contents: `module.exports = require(${JSON.stringify(args.path)});` }));
   },
 };
-
-/**
- * V8 keeps a script's source in the heap while the script lives (it compiles functions from it
- * lazily): one byte a character while all of it is ASCII, two bytes a character once one is not.
- * Comments (the dependencies' doc comments hold `§`, `–`, `—`) and indentation are most of a
- * bundle's text: without them a replica's bundle holds 0.5 MB of source instead of 1.6 MB of
- * two-byte text. Names are kept (no renaming), so stack traces and `.name` read as in the sources;
- * licence comments stay, at the end of each file.
- */
-const sourceText = { minifyWhitespace: true, minifySyntax: true, charset: 'ascii' } as const;
 
 /** Bundles the CLI into `outdir` (`bin.js`, `main.js` and its chunks, `undici.cjs`, `proxy-agents.cjs`); resolves with esbuild's metafile of all of them. */
 export function bundleCli(outdir: string): Promise<Metafile> {
@@ -152,41 +166,11 @@ export async function bundleNodeProgram(entryPoints: Record<string, string>, out
     // CommonJS dependencies of client-node call require() for Node's own modules.
     banner: { js: "import { createRequire as __cliCreateRequire } from 'node:module'; const require = __cliCreateRequire(import.meta.url);" },
     chunkNames: '[name]-[hash]', // beside the entry points, so that each finds undici.cjs and proxy-agents.cjs at ./
-    plugins: [requireBuiltins, rxjsModules, lazyUndici, lazyProxyAgents, clientNodeWithoutSideEffects],
+    plugins: [requireBuiltins, rxjsModules, ...lazyFiles.map(loadedOnFirstUse), clientNodeWithoutSideEffects],
     ...sourceText,
     metafile: true,
     logLevel: 'warning',
   });
-  const undici = await build({
-    absWorkingDir: here,
-    entryPoints: { undici: undiciEntry },
-    outdir,
-    bundle: true,
-    format: 'cjs',
-    outExtension: { '.js': '.cjs' },
-    platform: 'node',
-    target: 'node22.19',
-    ...sourceText,
-    metafile: true,
-    logLevel: 'warning',
-  });
-  const proxyAgents = await build({
-    absWorkingDir: here,
-    stdin: {
-      contents: Object.keys(proxyModules).map((name) => `export * from '${name}';`).join('\n'),
-      resolveDir: clientNodeDir, // client-node's own copies, should npm have nested them
-      sourcefile: 'proxy-agents.js',
-      loader: 'js',
-    },
-    outfile: join(outdir, 'proxy-agents.cjs'),
-    bundle: true,
-    format: 'cjs',
-    platform: 'node',
-    target: 'node22.19',
-    ...sourceText,
-    metafile: true,
-    logLevel: 'warning',
-  });
-  Object.assign(result.metafile.outputs, undici.metafile.outputs, proxyAgents.metafile.outputs);
+  for (const lazy of lazyFiles) Object.assign(result.metafile.outputs, (await bundleLazyFile(lazy, outdir)).metafile.outputs);
   return result.metafile;
 }

@@ -6,6 +6,7 @@
  */
 import test from 'ava';
 import { readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { cliBundle } from './cliBundle.js';
 
@@ -43,4 +44,13 @@ test("client-node's proxy agents are in proxy-agents.cjs, loaded on first use, n
   const agents = /An invalid SOCKS command was provided|Bad response: /;
   t.regex(readFileSync(join(dist, 'proxy-agents.cjs'), 'utf8'), agents);
   for (const { name, text } of await scripts()) t.notRegex(text, agents, `${name} holds a proxy agent`);
+});
+
+test('the files loaded on first use export what their stubs take from them', async (t) => {
+  const require = createRequire(await cliBundle());
+  const undici = require('./undici.cjs') as Record<string, unknown>;
+  for (const name of ['Agent', 'ProxyAgent', 'fetch']) t.is(typeof undici[name], 'function', `undici.cjs: ${name}`);
+  const agents = require('./proxy-agents.cjs') as Record<string, { createConnection?: unknown }>;
+  for (const name of ['SocksProxyAgent', 'HttpProxyAgent', 'HttpsProxyAgent']) t.is(typeof agents[name], 'function', `proxy-agents.cjs: ${name}`);
+  t.is(typeof agents['SocksClient']?.createConnection, 'function', 'proxy-agents.cjs: SocksClient.createConnection');
 });
