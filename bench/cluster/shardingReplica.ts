@@ -43,7 +43,11 @@ let current: Informer<KubeObject> | undefined;
 const seen = { bits: new Uint8Array(1 << 14), other: new Set<string>(), count: 0 };
 const firstRun = (name: string, key: string): boolean => {
   const index = /^cm-(\d+)$/.exec(name)?.[1];
-  if (index === undefined) return seen.other.size < seen.other.add(key).size;
+  if (index === undefined) {
+    if (seen.other.has(key)) return false;
+    seen.other.add(key);
+    return true;
+  }
   const i = Number(index);
   if (i >> 3 >= seen.bits.length) {
     const grown = new Uint8Array(Math.max(seen.bits.length * 2, (i >> 3) + 1));
@@ -75,7 +79,7 @@ setInterval(() => {
 const work = (selector: { labelSelector?: string; shardSelector?: string }, wrap: (r: (cm: unknown, c: { ref: { namespace?: string; name: string } }) => undefined) => never, initialPriority?: ServerShard['initialPriority']): Observable<unknown> => {
   const cms = informer(listWatch<KubeObject>(kubeConfig, { version: 'v1', plural: 'configmaps', namespace }, selector));
   current = cms;
-  return controller(cms, { concurrency: 16, ...(initialPriority ? { initialPriority } : {}), reconcile: wrap((_cm, { ref }) => run(ref.namespace, ref.name)) });
+  return controller(cms, { concurrency: 16, initialPriority, reconcile: wrap((_cm, { ref }) => run(ref.namespace, ref.name)) });
 };
 const timing = { leaseDurationMs: Number(env('LEASE_MS')), renewDeadlineMs: Number(env('RENEW_MS')), retryPeriodMs: Number(env('RETRY_MS')) };
 const config = { kubeConfig, ring: env('RING'), namespace, resource: { apiVersion: 'v1', kind: 'ConfigMap', namespace }, identityPrefix: env('NAME'), sharderConcurrency: 32, ...timing };

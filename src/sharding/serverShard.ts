@@ -33,9 +33,9 @@ export interface ServerShard {
   reconciler<T extends KubeObject>(reconcile: Reconciler<T>): Reconciler<T>;
   /**
    * For the controller's `initialPriority`: −50 for an object in `gained` (after real changes at 0,
-   * before the rest of the initial list at −100), `undefined` for one the member had before. A new stretch lists
-   * and reconciles all its ranges; with this, the objects a dead member left run first, not mixed
-   * in among the many the survivor has just reconciled.
+   * before the rest of the initial list at −100), `undefined` for one the member had before. A new
+   * stretch lists and reconciles all its ranges; with this, the objects a dead member left run
+   * first, not mixed in among the many the survivor has just reconciled.
    */
   readonly initialPriority: (object: KubeObject) => number | undefined;
 }
