@@ -84,21 +84,60 @@ export function cleanupCounts(lines: readonly LogLine[]): CleanupCount {
   };
 }
 
+/** One heap sample of a process: when (ms from the soak's start), heap after GC, and the role it had then. */
+export interface HeapSample {
+  readonly at: number;
+  readonly heapUsed: number;
+  /** `leading` or `following` for a replica; absent for a process without roles (the informers). */
+  readonly role?: string;
+  /** When the process took that role (ms from the soak's start); 0 for the role it started in. */
+  readonly roleSince?: number;
+}
+
+/**
+ * The memory samples of the log, each with the role its process held then: a replica follows from
+ * its start and leads from each `leadership` line whose state is `leading` until one that is not.
+ * The informers process has no role. Times are ms from `soakStart`.
+ */
+export function memorySamples(lines: readonly LogLine[], soakStart: number): Array<HeapSample & { process: string; rss: number }> {
+  const roleOf = new Map<string, { role: string; since: number }>();
+  return lines.flatMap((l) => {
+    if (l.event === 'leadership') {
+      const role = l['state'] === 'leading' ? 'leading' : 'following';
+      if ((roleOf.get(l.replica)?.role ?? 'following') !== role) roleOf.set(l.replica, { role, since: l.at - soakStart });
+    }
+    if (l.event !== 'memory') return [];
+    const held = roleOf.get(l.replica) ?? (l.replica === 'informers' ? undefined : { role: 'following', since: 0 });
+    return [{ process: l.replica, at: l.at - soakStart, heapUsed: l['heapUsed'] as number, rss: l['rss'] as number, ...(held ? { role: held.role, roleSince: held.since } : {}) }];
+  });
+}
+
 /**
  * Whether heap stays within ±`tolerance` between checkpoints after warm-up: the median of each
- * checkpoint window of samples is compared with the first window's.
+ * checkpoint window of samples is compared with the first window's, role by role. A replica that
+ * takes the lead starts its controller's work (the queue, the write record, the reconcile code) and
+ * settles at a level of its own, so a role's windows are compared with that role's first window,
+ * and a sample counts only once the process has been in its role for the warm-up (the same length
+ * it had at its start). A term that leaves something behind still shows: a follower back from a
+ * term is held to its first follower window. `windows` holds each role's medians (`all` for
+ * samples without a role).
  */
-export function heapFlatness(samples: ReadonlyArray<{ at: number; heapUsed: number }>, warmUpUntil: number, windowMs: number, tolerance = 0.1): { flat: boolean; windows: number[]; worst: number } {
-  const after = samples.filter((s) => s.at >= warmUpUntil);
-  const windows: number[] = [];
-  for (let from = warmUpUntil; ; from += windowMs) {
-    const inWindow = after.filter((s) => s.at >= from && s.at < from + windowMs).map((s) => s.heapUsed).sort((a, b) => a - b);
-    if (inWindow.length === 0) break;
-    windows.push(inWindow[Math.floor(inWindow.length / 2)]!);
+export function heapFlatness(samples: readonly HeapSample[], warmUpUntil: number, windowMs: number, tolerance = 0.1): { flat: boolean; windows: Record<string, number[]>; worst: number } {
+  const settled = samples.filter((s) => s.at >= warmUpUntil && s.at >= (s.roleSince ?? 0) + warmUpUntil);
+  const windows: Record<string, number[]> = {};
+  let worst = 0;
+  for (const role of new Set(settled.map((s) => s.role ?? 'all'))) {
+    const own = settled.filter((s) => (s.role ?? 'all') === role);
+    const last = Math.max(...own.map((s) => s.at));
+    const medians: number[] = [];
+    for (let from = warmUpUntil; from <= last; from += windowMs) {
+      const inWindow = own.filter((s) => s.at >= from && s.at < from + windowMs).map((s) => s.heapUsed).sort((a, b) => a - b);
+      if (inWindow.length > 0) medians.push(inWindow[Math.floor(inWindow.length / 2)]!);
+    }
+    windows[role] = medians;
+    worst = medians.reduce((w, x) => Math.max(w, Math.abs(x / medians[0]! - 1)), worst);
   }
-  const base = windows[0] ?? 0;
-  const worst = windows.reduce((w, x) => Math.max(w, Math.abs(x / base - 1)), 0);
-  return { flat: windows.length > 0 && worst <= tolerance, windows, worst };
+  return { flat: Object.keys(windows).length > 0 && worst <= tolerance, windows, worst };
 }
 
 /** p50 and max of a list of durations (ms). */

@@ -26,7 +26,7 @@ interface Results {
   readonly childMismatches: number;
   readonly overlaps: number;
   readonly cleanups: { guardedDeletions: number; once: number; missing: string[]; repeatedInTerm: string[]; repeatedAfterHandover: string[]; unexpected: string[] };
-  readonly heap: { flat: boolean; worstDrift: number; checkpointMs?: number; byProcess?: Record<string, { flat: boolean; worstDrift: number; windowsMiB: number[] }> };
+  readonly heap: { flat: boolean; worstDrift: number; checkpointMs?: number; byProcess?: Record<string, { flat: boolean; worstDrift: number; windowsMiB: number[] | Record<string, number[]> }> };
   readonly leaks: Array<{ process: string; open: string[] }>;
   readonly memory: Array<{ process: string; at: number; heapUsed: number; rss: number }>;
 }
@@ -76,5 +76,5 @@ if (!split) {
 console.log('\n| process | heap MiB per checkpoint window (median after GC) | worst drift | RSS MiB first → last |\n|---|---|---|---|');
 for (const [name, f] of Object.entries(r.heap.byProcess ?? {})) {
   const own = r.memory.filter((m) => m.process === name);
-  console.log(`| ${name} | ${f.windowsMiB.join(', ')} | ${(f.worstDrift * 100).toFixed(1)} % | ${mib(own[0]!.rss)} → ${mib(own.at(-1)!.rss)} |`);
+  console.log(`| ${name} | ${Array.isArray(f.windowsMiB) ? f.windowsMiB.join(', ') : Object.entries(f.windowsMiB).map(([role, medians]) => (role === 'all' ? medians.join(', ') : `${role}: ${medians.join(', ')}`)).join('; ')} | ${(f.worstDrift * 100).toFixed(1)} % | ${mib(own[0]!.rss)} → ${mib(own.at(-1)!.rss)} |`);
 }

@@ -23,7 +23,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { installCrd } from '../../examples/configMapSet/configMapSet.js';
 import { apiClient, pool } from '../cluster/apiClient.js';
-import { cleanupCounts, heapFlatness, overlappingRuns, spread } from './checks.js';
+import { cleanupCounts, heapFlatness, memorySamples, overlappingRuns, spread } from './checks.js';
 import { faultProxy, type FaultProxy, type Upstream } from './faultProxy.js';
 import { faultKinds, inject, schedule, type FaultKind } from './faults.js';
 import { readLog } from './logs.js';
@@ -263,12 +263,12 @@ const overlaps = overlappingRuns(lines, deaths, Date.now());
 const cleanups = cleanupCounts(lines);
 const leaks = lines.filter((l) => l.event === 'leaks').map((l) => ({ process: l.replica, open: l['open'] as string[] }));
 const writes = lines.filter((l) => l.event === 'writes' && l['final']).at(-1) as unknown as { sent: number; ok: number; failed: number; skipped: number; byOp: Record<string, number> };
-const memory = lines.filter((l) => l.event === 'memory').map((l) => ({ process: l.replica, at: l.at - soakStart, heapUsed: l['heapUsed'] as number, rss: l['rss'] as number }));
+const memory = memorySamples(lines, soakStart);
 const warmUp = Math.min(120_000, (churnEnd - soakStart) / 3);
 const checkpointMs = Math.max(30_000, (churnEnd - soakStart - warmUp) / 6);
 // Every process that lived from the end of the warm-up to the end of the churn (the informers, and
 // the replicas no fault killed): its heap after GC, window by window.
-const flatnessOf = (name: string) => heapFlatness(memory.filter((m) => m.process === name).map((m) => ({ at: m.at, heapUsed: m.heapUsed })), warmUp, checkpointMs);
+const flatnessOf = (name: string) => heapFlatness(memory.filter((m) => m.process === name), warmUp, checkpointMs);
 const survivors = [...new Set(memory.map((m) => m.process))].filter((name) => {
   const own = memory.filter((m) => m.process === name);
   return own.some((m) => m.at <= warmUp + 10_000) && own.some((m) => m.at >= churnEnd - soakStart - 10_000);
@@ -313,7 +313,7 @@ const results = {
   childMismatches: children_.mismatches,
   overlaps: overlaps.length,
   cleanups: { guardedDeletions: cleanups.once + cleanups.missing.length + cleanups.repeatedInTerm.length + cleanups.repeatedAfterHandover.length, ...cleanups },
-  heap: { flat: flatness.flat, worstDrift: flatness.worst, checkpointMs, byProcess: Object.fromEntries(Object.entries(flatnessBy).map(([name, f]) => [name, { flat: f.flat, worstDrift: +f.worst.toFixed(3), windowsMiB: f.windows.map((b) => +(b / 2 ** 20).toFixed(1)) }])) },
+  heap: { flat: flatness.flat, worstDrift: flatness.worst, checkpointMs, byProcess: Object.fromEntries(Object.entries(flatnessBy).map(([name, f]) => [name, { flat: f.flat, worstDrift: +f.worst.toFixed(3), windowsMiB: Object.fromEntries(Object.entries(f.windows).map(([role, medians]) => [role, medians.map((b) => +(b / 2 ** 20).toFixed(1))])) }])) },
   leaks,
   faultLog: faults.map((f) => ({ kind: f.kind, at: f.at - soakStart, what: f.what, recoveryMs: f.recoveryMs ?? null, informersMs: f.informersMs ?? null, operatorMs: f.operatorMs ?? null, afterBurstMs: f.afterBurstMs ?? null })),
   memory,
