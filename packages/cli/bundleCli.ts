@@ -90,8 +90,27 @@ const proxyAgentsFile: LazyFile = {
   },
 };
 
+/**
+ * client-node's authenticators import the libraries of two kubeconfig auth providers at their top:
+ * openid-client (with oauth4webapi) for `oidc`, jsonpath-plus for the token paths of `gcp` and
+ * `azure` (0.26–0.32 MiB of every process's heap when loaded at start; bench/NOTES.md, issue 26).
+ * openid-client's stub is CommonJS: `customFetch` is a Symbol, which client-node reads as it builds
+ * the arguments of `discovery`, so a getter loads the file there.
+ */
+const authProvidersFile: LazyFile = {
+  file: 'auth-providers.cjs',
+  modules: {
+    'openid-client': [
+      "Object.defineProperty(exports, 'customFetch', { enumerable: true, get: () => load().customFetch });",
+      'exports.discovery = (...args) => load().discovery(...args);',
+      'exports.refreshTokenGrant = (...args) => load().refreshTokenGrant(...args);',
+    ],
+    'jsonpath-plus': ['export const JSONPath = (...args) => load().JSONPath(...args);'],
+  },
+};
+
 /** The files bundleNodeProgram writes beside the entry points, loaded on first use. */
-const lazyFiles: readonly LazyFile[] = [undiciFile, proxyAgentsFile];
+const lazyFiles: readonly LazyFile[] = [undiciFile, proxyAgentsFile, authProvidersFile];
 
 /** Resolves client-node's imports of a {@link LazyFile}'s modules to their stubs, and the stubs' `./<file>` to the file beside the bundle. */
 function loadedOnFirstUse({ file, modules }: LazyFile): Plugin {
@@ -141,17 +160,18 @@ const requireBuiltins: Plugin = {
   },
 };
 
-/** Bundles the CLI into `outdir` (`bin.js`, `main.js` and its chunks, `undici.cjs`, `proxy-agents.cjs`); resolves with esbuild's metafile of all of them. */
+/** Bundles the CLI into `outdir` (`bin.js`, `main.js` and its chunks, and the files loaded on first use: `undici.cjs`, `proxy-agents.cjs`, `auth-providers.cjs`); resolves with esbuild's metafile of all of them. */
 export function bundleCli(outdir: string): Promise<Metafile> {
   return bundleNodeProgram({ bin: 'src/bin.ts', main: 'src/main.ts' }, outdir, here);
 }
 
 /**
  * Bundles a Node program over rx-informer and client-node as the CLI is bundled (client-node
- * tree-shaken, rxjs's ES modules, undici and the proxy agents loaded on first use): `entryPoints`
- * (name → path relative to `workingDir`) into `outdir`, each as `<name>.js`, with `undici.cjs` and
- * `proxy-agents.cjs` beside them. The benchmarks build their replicas this way to measure a program
- * as it is shipped, not one running under a TypeScript loader with the whole of client-node loaded.
+ * tree-shaken, rxjs's ES modules, undici, the proxy agents and the auth providers' libraries loaded
+ * on first use): `entryPoints` (name → path relative to `workingDir`) into `outdir`, each as
+ * `<name>.js`, with `undici.cjs`, `proxy-agents.cjs` and `auth-providers.cjs` beside them. The
+ * benchmarks build their replicas this way to measure a program as it is shipped, not one running
+ * under a TypeScript loader with the whole of client-node loaded.
  */
 export async function bundleNodeProgram(entryPoints: Record<string, string>, outdir: string, workingDir: string): Promise<Metafile> {
   const result = await build({
@@ -165,7 +185,7 @@ export async function bundleNodeProgram(entryPoints: Record<string, string>, out
     target: 'node22.19',
     // CommonJS dependencies of client-node call require() for Node's own modules.
     banner: { js: "import { createRequire as __cliCreateRequire } from 'node:module'; const require = __cliCreateRequire(import.meta.url);" },
-    chunkNames: '[name]-[hash]', // beside the entry points, so that each finds undici.cjs and proxy-agents.cjs at ./
+    chunkNames: '[name]-[hash]', // beside the entry points, so that each finds the files loaded on first use at ./
     plugins: [requireBuiltins, rxjsModules, ...lazyFiles.map(loadedOnFirstUse), clientNodeWithoutSideEffects],
     ...sourceText,
     metafile: true,

@@ -46,6 +46,14 @@ test("client-node's proxy agents are in proxy-agents.cjs, loaded on first use, n
   for (const { name, text } of await scripts()) t.notRegex(text, agents, `${name} holds a proxy agent`);
 });
 
+test("client-node's auth-provider libraries (openid-client with oauth4webapi, jsonpath-plus) are in auth-providers.cjs, loaded on first use, not in the scripts the CLI loads at start", async (t) => {
+  const dist = dirname(await cliBundle());
+  // A path oauth4webapi asks an issuer for, and a message of jsonpath-plus's expression parser.
+  const providers = /\.well-known\/openid-configuration|Expected expression after /;
+  t.regex(readFileSync(join(dist, 'auth-providers.cjs'), 'utf8'), providers);
+  for (const { name, text } of await scripts()) t.notRegex(text, providers, `${name} holds an auth provider's library`);
+});
+
 test('the files loaded on first use export what their stubs take from them', async (t) => {
   const require = createRequire(await cliBundle());
   const undici = require('./undici.cjs') as Record<string, unknown>;
@@ -53,4 +61,7 @@ test('the files loaded on first use export what their stubs take from them', asy
   const agents = require('./proxy-agents.cjs') as Record<string, { createConnection?: unknown }>;
   for (const name of ['SocksProxyAgent', 'HttpProxyAgent', 'HttpsProxyAgent']) t.is(typeof agents[name], 'function', `proxy-agents.cjs: ${name}`);
   t.is(typeof agents['SocksClient']?.createConnection, 'function', 'proxy-agents.cjs: SocksClient.createConnection');
+  const providers = require('./auth-providers.cjs') as Record<string, unknown>;
+  for (const name of ['discovery', 'refreshTokenGrant', 'JSONPath']) t.is(typeof providers[name], 'function', `auth-providers.cjs: ${name}`);
+  t.is(typeof providers['customFetch'], 'symbol', 'auth-providers.cjs: customFetch');
 });
