@@ -55,6 +55,7 @@ const allContenders: Contender[] = [
   // Opt-in (named in BENCH_CONTENDERS): the streaming list; the source alone, to split rx's cost between source and pipeline.
   { ...nodeC('rx-stream', 'rx-informer, streamingList: true', 'rxInformer.ts', '--streaming'), optIn: true },
   { ...nodeC('rx-source', 'rx-informer listWatch alone (no cache)', 'rxSource.ts'), optIn: true },
+  { ...nodeC('rx-fetch', "rx-informer over fetchListWatch (Node's fetch, undici)", 'rxInformer.ts', '--fetch'), optIn: true },
   { ...nodeC('floor-map-fetch', 'floor-map with the watch read as client-node reads it (undici fetch, Readable.fromWeb, readline)', 'floor.ts', '--map', '--fetch'), optIn: true },
   ...(env.BENCH_RX_SRC
     ? [

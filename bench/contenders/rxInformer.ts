@@ -1,6 +1,6 @@
 /**
  * Contender: rx-informer, `listWatch` + `informer()` with default options; with `--strip`, the
- * source's `transform` is `stripManagedFields`; with `--streaming`, `streamingList: true`; with `--paged`, `listSemantic: 'mostRecent'`. Watches `changes$` (each notification is delivered
+ * source's `transform` is `stripManagedFields`; with `--streaming`, `streamingList: true`; with `--paged`, `listSemantic: 'mostRecent'`; with `--fetch`, `fetchListWatch` (Node's own `fetch`, undici) against the kubeconfig's server instead of `listWatch`. Watches `changes$` (each notification is delivered
  * once the snapshot holding it is current), so "seen" means "visible in a snapshot".
  * The library is the compiled one named by BENCH_RX_LIB (the driver builds src/, or for the `rx-exp`
  * contenders a patched copy of it, so a proposed fix is measured against the original in the same run).
@@ -15,11 +15,12 @@ import type { KubeObject, LatencyHistogram } from 'rx-informer';
 import { harness } from './harness.js';
 
 // The compiled library the driver built (BENCH_RX_LIB: its index.js; bench/library.ts).
-const { informer, informerMetrics, listWatch, stripManagedFields } = (await import(pathToFileURL(process.env.BENCH_RX_LIB!).href)) as typeof import('rx-informer');
+const { fetchListWatch, informer, informerMetrics, listWatch, stripManagedFields } = (await import(pathToFileURL(process.env.BENCH_RX_LIB!).href)) as typeof import('rx-informer');
 
 const strip = process.argv.includes('--strip');
 const streaming = process.argv.includes('--streaming');
 const paged = process.argv.includes('--paged');
+const viaFetch = process.argv.includes('--fetch');
 const kubeConfig = new KubeConfig();
 kubeConfig.loadFromFile(process.env.BENCH_KUBECONFIG!);
 // (A copy of src/ from before the histograms has no eventLatency: it runs without instruments.)
@@ -34,12 +35,14 @@ const h = harness(
 );
 
 h.start();
-const source = listWatch<KubeObject>(kubeConfig, { version: 'v1', plural: 'configmaps' }, {
+const config = {
   ...(strip ? { transform: stripManagedFields } : {}),
   ...(streaming ? { streamingList: true } : {}),
   ...(paged ? { listSemantic: 'mostRecent' as const } : {}),
-  onStatus: (s) => s.type === 'ERROR' && console.error('[rx-informer]', s.error.message),
-});
+  onStatus: (s: { type: string; error?: Error }) => s.type === 'ERROR' && console.error('[rx-informer]', s.error?.message),
+};
+const resource = { version: 'v1', plural: 'configmaps' };
+const source = viaFetch ? fetchListWatch<KubeObject>({ baseUrl: kubeConfig.getCurrentCluster()!.server }, resource, config) : listWatch<KubeObject>(kubeConfig, resource, config);
 const cms = informer<KubeObject>(metrics ? source.pipe(tap((event) => metrics.onEvent(event))) : source, metrics ? { onUpdate: metrics.onUpdate } : {});
 cms.changes$.subscribe((change) => {
   if (change.type === 'update') h.seen(change.object as never);
