@@ -116,14 +116,14 @@ export function memorySamples(lines: readonly LogLine[], soakStart: number): Arr
  * Whether heap stays within ±`tolerance` between checkpoints after warm-up: the median of each
  * checkpoint window of samples is compared with the first window's, role by role. A replica that
  * takes the lead starts its controller's work (the queue, the write record, the reconcile code) and
- * settles at a level of its own, so a role's windows are compared with that role's first window,
- * and a sample counts only once the process has been in its role for the warm-up (the same length
- * it had at its start). A term that leaves something behind still shows: a follower back from a
- * term is held to its first follower window. `windows` holds each role's medians (`all` for
- * samples without a role).
+ * settles at a level of its own, so a role's windows are compared with that role's first window.
+ * A sample counts from the end of the warm-up, and after a change of role only once the process has
+ * held the new role for a whole window. A term that leaves something behind still shows: a follower
+ * back from a term is held to its first follower window. `windows` holds each role's medians (`all`
+ * for samples without a role); a process that never held a role for a window has none.
  */
 export function heapFlatness(samples: readonly HeapSample[], warmUpUntil: number, windowMs: number, tolerance = 0.1): { flat: boolean; windows: Record<string, number[]>; worst: number } {
-  const settled = samples.filter((s) => s.at >= warmUpUntil && s.at >= (s.roleSince ?? 0) + warmUpUntil);
+  const settled = samples.filter((s) => s.at >= warmUpUntil && (s.roleSince === undefined || s.roleSince <= 0 || s.at >= s.roleSince + windowMs));
   const windows: Record<string, number[]> = {};
   let worst = 0;
   for (const role of new Set(settled.map((s) => s.role ?? 'all'))) {
@@ -138,6 +138,39 @@ export function heapFlatness(samples: readonly HeapSample[], warmUpUntil: number
     worst = medians.reduce((w, x) => Math.max(w, Math.abs(x / medians[0]! - 1)), worst);
   }
   return { flat: Object.keys(windows).length > 0 && worst <= tolerance, windows, worst };
+}
+
+/** The soak's heap verdict over every process's samples (ms from the soak's start). */
+export interface HeapVerdict {
+  /** The informers were judged, and every process judged stayed within tolerance. */
+  readonly flat: boolean;
+  readonly worst: number;
+  /** Each process judged: it lived from the warm-up to the end and held a role for a window. */
+  readonly byProcess: Readonly<Record<string, ReturnType<typeof heapFlatness>>>;
+  /** Replicas that lived through the run but never held a role for a window (terms won and lost too often): named, not judged. */
+  readonly unjudged: readonly string[];
+}
+
+/**
+ * {@link heapFlatness} for every process that lived from the warm-up to the end of the churn (the
+ * informers, and the replicas no fault killed). The informers must be judged; a replica whose role
+ * never held for a window is named in `unjudged` instead of failing the run for lack of evidence.
+ */
+export function heapCheck(samples: ReadonlyArray<HeapSample & { process: string }>, config: { warmUp: number; checkpointMs: number; end: number }): HeapVerdict {
+  const { warmUp, checkpointMs, end } = config;
+  const survivors = [...new Set(samples.map((s) => s.process))].filter((name) => {
+    const own = samples.filter((s) => s.process === name);
+    return own.some((s) => s.at <= warmUp + 10_000) && own.some((s) => s.at >= end - 10_000);
+  });
+  const byProcess: Record<string, ReturnType<typeof heapFlatness>> = {};
+  const unjudged: string[] = [];
+  for (const name of survivors) {
+    const flatness = heapFlatness(samples.filter((s) => s.process === name), warmUp, checkpointMs);
+    if (Object.keys(flatness.windows).length === 0 && name !== 'informers') unjudged.push(name);
+    else byProcess[name] = flatness;
+  }
+  const judged = Object.values(byProcess);
+  return { flat: byProcess['informers'] !== undefined && judged.every((f) => f.flat), worst: Math.max(0, ...judged.map((f) => f.worst)), byProcess, unjudged };
 }
 
 /** p50 and max of a list of durations (ms). */

@@ -26,7 +26,7 @@ interface Results {
   readonly childMismatches: number;
   readonly overlaps: number;
   readonly cleanups: { guardedDeletions: number; once: number; missing: string[]; repeatedInTerm: string[]; repeatedAfterHandover: string[]; unexpected: string[] };
-  readonly heap: { flat: boolean; worstDrift: number; checkpointMs?: number; byProcess?: Record<string, { flat: boolean; worstDrift: number; windowsMiB: number[] | Record<string, number[]> }> };
+  readonly heap: { flat: boolean; worstDrift: number; checkpointMs?: number; unjudged?: string[]; byProcess?: Record<string, { flat: boolean; worstDrift: number; windowsMiB: number[] | Record<string, number[]> }> };
   readonly leaks: Array<{ process: string; open: string[] }>;
   readonly memory: Array<{ process: string; at: number; heapUsed: number; rss: number }>;
 }
@@ -78,3 +78,4 @@ for (const [name, f] of Object.entries(r.heap.byProcess ?? {})) {
   const own = r.memory.filter((m) => m.process === name);
   console.log(`| ${name} | ${Array.isArray(f.windowsMiB) ? f.windowsMiB.join(', ') : Object.entries(f.windowsMiB).map(([role, medians]) => (role === 'all' ? medians.join(', ') : `${role}: ${medians.join(', ')}`)).join('; ')} | ${(f.worstDrift * 100).toFixed(1)} % | ${mib(own[0]!.rss)} → ${mib(own.at(-1)!.rss)} |`);
 }
+if ((r.heap.unjudged ?? []).length > 0) console.log(`\nNot judged (no role held for a whole checkpoint window): ${r.heap.unjudged!.join(', ')}.`);

@@ -1,6 +1,6 @@
 /** The soak's end checks (bench/soak) on made-up logs: each can find what it looks for. */
 import test from 'ava';
-import { cleanupCounts, heapFlatness, memorySamples, overlappingRuns, spread } from '../../bench/soak/checks.js';
+import { cleanupCounts, heapCheck, heapFlatness, memorySamples, overlappingRuns, spread } from '../../bench/soak/checks.js';
 import type { LogLine } from '../../bench/soak/logs.js';
 import { compareCaches, specMismatches, type ListedObject } from '../../bench/soak/truth.js';
 
@@ -77,7 +77,7 @@ test('heapFlatness: each role is judged on its own, after warming up in it; a fo
   const judged = heapFlatness(promoted, 50_000, 30_000);
   t.true(judged.flat, JSON.stringify(judged.windows));
   t.deepEqual(Object.keys(judged.windows).sort(), ['following', 'leading']);
-  t.is(judged.windows['leading']![0], heapAt(160_000) * mib, 'the leader is judged from 150 s, a warm-up after its change');
+  t.is(judged.windows['leading']![0], heapAt(130_000) * mib, 'the leader is judged from 130 s, a checkpoint window after its change');
   t.false(heapFlatness(promoted.map(({ at, heapUsed }) => ({ at, heapUsed })), 50_000, 30_000).flat, 'without roles the change of role reads as a drift');
   // Led from 100 s to 160 s, then followed again at 60 MiB: a term that left 12 MiB behind.
   const leaky = Array.from({ length: 30 }, (_, i) => 10_000 * i).map((at) => ({
@@ -88,6 +88,27 @@ test('heapFlatness: each role is judged on its own, after warming up in it; a fo
   const result = heapFlatness(leaky, 50_000, 30_000);
   t.false(result.flat, JSON.stringify(result.windows));
   t.true(result.worst > 0.2);
+});
+
+test('heapCheck: a replica whose roles changed often is judged on the windows where a role held; one no role held long enough for is named, not failed; the informers must be judged', (t) => {
+  // The short soak of 89b6da9's rehearsal: replica-2 led, followed, led, followed, led (terms lost
+  // and won around apiserver kills) and was killed at 152 s; warm-up 50.7 s, windows of 30 s.
+  const mib = 2 ** 20;
+  const sample = (process: string) => ([at, heap, role, roleSince]: [number, number, string?, number?]) => ({ process, at, heapUsed: heap * mib, rss: 0, ...(role ? { role: role === 'l' ? 'leading' : 'following', roleSince: roleSince! } : {}) });
+  const informers = ([[6004, 51.8], [16037, 51.8], [25979, 51.9], [35984, 50.9], [45961, 50.9], [55970, 50.9], [65977, 50.9], [76001, 50.2], [85978, 50.2], [96061, 50.4], [106008, 50.3], [116027, 50.3], [126031, 50.3], [136166, 50.2], [146378, 58], [156274, 50.5], [166238, 50.5], [176218, 50.8]] as Array<[number, number]>).map(sample('informers'));
+  const replica2 = ([[7185, 55.8, 'l', -1879], [17177, 57.1, 'l', -1879], [37042, 55.7, 'l', -1879], [47059, 55.3, 'f', 44746], [57066, 55.3, 'f', 44746], [67074, 55.2, 'f', 44746], [77165, 55.1, 'f', 44746], [87062, 55.1, 'f', 44746], [97130, 55.5, 'l', 96327], [107085, 55.3, 'f', 106314], [117098, 55.3, 'f', 106314], [127094, 55.2, 'f', 106314], [137142, 56.1, 'l', 130319], [147165, 57.4, 'l', 130319]] as Array<[number, number, string, number]>).map(sample('replica-2'));
+  const config = { warmUp: 50_667, checkpointMs: 30_000, end: 152_000 };
+  const result = heapCheck([...informers, ...replica2], config);
+  t.true(result.flat, JSON.stringify(result));
+  t.deepEqual(Object.keys(result.byProcess).sort(), ['informers', 'replica-2']);
+  t.deepEqual(result.byProcess['replica-2']!.windows, { following: [55.1 * mib, 55.1 * mib] }, 'following from 44.7 s, judged from 74.7 s; no other role held for a window');
+  // A replica that changes role every 20 s never holds one for a window: named, not judged.
+  const flapping = Array.from({ length: 16 }, (_, i) => ({ process: 'replica-9', at: 10_000 * i, heapUsed: (40 + i) * mib, rss: 0, role: Math.floor(i / 2) % 2 ? 'leading' : 'following', roleSince: 20_000 * Math.floor(i / 2) }));
+  const withFlapping = heapCheck([...informers, ...flapping], config);
+  t.true(withFlapping.flat);
+  t.deepEqual(withFlapping.unjudged, ['replica-9']);
+  t.false(heapCheck(replica2, config).flat, 'without the informers there is no verdict');
+  t.false(heapCheck([...informers, ...replica2.map((s) => (s.at === 87062 ? { ...s, heapUsed: 70 * mib } : s))], config).flat, 'a follower at 70 MiB a window later fails');
 });
 
 test('memorySamples: a replica follows from its start and leads between its leading and its next other leadership line; the informers have no role', (t) => {
