@@ -90,7 +90,7 @@ export interface HeapSample {
   readonly heapUsed: number;
   /** `leading` or `following` for a replica; absent for a process without roles (the informers). */
   readonly role?: string;
-  /** When the process took that role (ms from the soak's start); 0 for the role it started in. */
+  /** When the process took that role (ms from the soak's start); 0 or less for the role it started in or held before the soak began. */
   readonly roleSince?: number;
 }
 
