@@ -11,7 +11,7 @@
 import { KubeConfig } from '@kubernetes/client-node';
 import { pathToFileURL } from 'node:url';
 import { tap } from 'rxjs';
-import type { KubeObject, LatencyHistogram } from 'rx-informer';
+import type { KubeObject, LatencyHistogram, ListWatchConfig } from 'rx-informer';
 import { harness } from './harness.js';
 
 // The compiled library the driver built (BENCH_RX_LIB: its index.js; bench/library.ts).
@@ -35,11 +35,11 @@ const h = harness(
 );
 
 h.start();
-const config = {
+const config: ListWatchConfig<KubeObject> = {
   ...(strip ? { transform: stripManagedFields } : {}),
   ...(streaming ? { streamingList: true } : {}),
   ...(paged ? { listSemantic: 'mostRecent' as const } : {}),
-  onStatus: (s: { type: string; error?: Error }) => s.type === 'ERROR' && console.error('[rx-informer]', s.error?.message),
+  onStatus: (s) => s.type === 'ERROR' && console.error('[rx-informer]', s.error.message),
 };
 const resource = { version: 'v1', plural: 'configmaps' };
 const source = viaFetch ? fetchListWatch<KubeObject>({ baseUrl: kubeConfig.getCurrentCluster()!.server }, resource, config) : listWatch<KubeObject>(kubeConfig, resource, config);
