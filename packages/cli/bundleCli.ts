@@ -66,6 +66,9 @@ interface LazyFile {
 /** A stub for class `name`: `new` makes the real one. */
 const lazyClass = (name: string): string => `export class ${name} { constructor(...args) { return new (load().${name})(...args); } }`;
 
+/** A stub for function `name`: a call calls the real one. */
+const lazyFunction = (name: string): string => `export const ${name} = (...args) => load().${name}(...args);`;
+
 /**
  * client-node's config.js imports undici (a large CommonJS package) at its top for one method, the
  * dispatcher of its fetch-based API classes, which the CLI never calls (the library makes its own
@@ -73,7 +76,7 @@ const lazyClass = (name: string): string => `export class ${name} { constructor(
  */
 const undiciFile: LazyFile = {
   file: 'undici.cjs',
-  modules: { undici: [lazyClass('Agent'), lazyClass('ProxyAgent'), 'export const fetch = (...args) => load().fetch(...args);'] },
+  modules: { undici: [lazyClass('Agent'), lazyClass('ProxyAgent'), lazyFunction('fetch')] },
 };
 
 /**
@@ -105,7 +108,7 @@ const authProvidersFile: LazyFile = {
       'exports.discovery = (...args) => load().discovery(...args);',
       'exports.refreshTokenGrant = (...args) => load().refreshTokenGrant(...args);',
     ],
-    'jsonpath-plus': ['export const JSONPath = (...args) => load().JSONPath(...args);'],
+    'jsonpath-plus': [lazyFunction('JSONPath')],
   },
 };
 
@@ -191,6 +194,6 @@ export async function bundleNodeProgram(entryPoints: Record<string, string>, out
     metafile: true,
     logLevel: 'warning',
   });
-  for (const lazy of lazyFiles) Object.assign(result.metafile.outputs, (await bundleLazyFile(lazy, outdir)).metafile.outputs);
+  for (const lazy of await Promise.all(lazyFiles.map((file) => bundleLazyFile(file, outdir)))) Object.assign(result.metafile.outputs, lazy.metafile.outputs);
   return result.metafile;
 }
