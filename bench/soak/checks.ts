@@ -100,14 +100,15 @@ export interface HeapSample {
  * The informers process has no role. Times are ms from `soakStart`.
  */
 export function memorySamples(lines: readonly LogLine[], soakStart: number): Array<HeapSample & { process: string; rss: number }> {
+  const atStart = { role: 'following', since: 0 };
   const roleOf = new Map<string, { role: string; since: number }>();
   return lines.flatMap((l) => {
     if (l.event === 'leadership') {
       const role = l['state'] === 'leading' ? 'leading' : 'following';
-      if ((roleOf.get(l.replica)?.role ?? 'following') !== role) roleOf.set(l.replica, { role, since: l.at - soakStart });
+      if ((roleOf.get(l.replica) ?? atStart).role !== role) roleOf.set(l.replica, { role, since: l.at - soakStart });
     }
     if (l.event !== 'memory') return [];
-    const held = roleOf.get(l.replica) ?? (l.replica === 'informers' ? undefined : { role: 'following', since: 0 });
+    const held = roleOf.get(l.replica) ?? (l.replica === 'informers' ? undefined : atStart);
     return [{ process: l.replica, at: l.at - soakStart, heapUsed: l['heapUsed'] as number, rss: l['rss'] as number, ...(held ? { role: held.role, roleSince: held.since } : {}) }];
   });
 }
