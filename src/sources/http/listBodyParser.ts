@@ -10,7 +10,9 @@
  * The scan costs about a tenth of the parse on top, and a body is only streamed once it has
  * grown past `streamAfterBytes` (4 MiB: a page of 500 objects stays below it and is parsed whole,
  * a one-page list of the whole collection, or an unpaged relist, streams). A body without a head
- * before `"items":[` (within 64 KiB) is kept and parsed whole at the end.
+ * before `"items":[` (within 64 KiB) is kept and parsed whole at the end. The items of a streamed
+ * body can be taken as they are parsed ({@link ListBodyParser.takeItems}), so that whoever stores
+ * them works while the rest is on the wire.
  *
  * Internal to the HTTP ListerWatcher; pure (no I/O): {@link readList} feeds it a response.
  */
@@ -152,7 +154,14 @@ function scan(chunk: Uint8Array, start: number, state: ScanState): ScanResult {
 export interface ListBodyParser {
   /** Feeds the next chunk. Throws a `SyntaxError` when the body cannot be JSON. */
   push(chunk: Uint8Array): void;
-  /** The body has ended: the list (head fields, then all items) or, for a body parsed whole, its value. */
+  /**
+   * The items parsed since the last take, as a list (the head's fields, then those items), once at
+   * least `min` are waiting inside the items array; `undefined` before that, once the array has
+   * ended (the rest is {@link ListBodyParser.end}'s), and for a body that is not streamed. Taken
+   * items are not in `end()`'s list.
+   */
+  takeItems(min: number): Record<string, unknown> | undefined;
+  /** The body has ended: the list (head fields, then the items not taken) or, for a body parsed whole, its value. */
   end(): unknown;
 }
 
@@ -175,7 +184,7 @@ export function createListBodyParser(onHead?: (head: Record<string, unknown>) =>
   let head: Record<string, unknown> | undefined;
   // buffering: where the items array's `[` is, counted from the start of the body.
   let arrayAt = 0;
-  const items: unknown[] = [];
+  let items: unknown[] = [];
 
   const state: ScanState = { depth: 0, inString: false, escaped: false, inLiteral: false, inItem: false };
   // Bytes of the unparsed run of items that started in an earlier chunk.
@@ -275,6 +284,12 @@ export function createListBodyParser(onHead?: (head: Record<string, unknown>) =>
   };
 
   return {
+    takeItems(min) {
+      if (phase !== 'items' || items.length === 0 || items.length < min) return undefined;
+      const taken = items;
+      items = [];
+      return { ...head, items: taken };
+    },
     push(chunk) {
       switch (phase) {
         case 'head':

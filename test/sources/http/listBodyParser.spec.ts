@@ -82,3 +82,63 @@ test('property: for any list of JSON items (escapes, brackets in strings, multi-
     { numRuns: 300 },
   );
 });
+
+/** Feeds `body` in chunks of `size`, taking items with `min` after every chunk; returns the parts taken and the end. */
+function feedTaking(body: string, size: number, min: number, streamAfter = 0): { parts: Array<Record<string, unknown>>; end: { items: unknown[] } & Record<string, unknown> } {
+  const parser = createListBodyParser(undefined, streamAfter);
+  const bytes = Buffer.from(body);
+  const parts: Array<Record<string, unknown>> = [];
+  for (let i = 0; i < bytes.length; i += size) {
+    parser.push(bytes.subarray(i, i + size));
+    const part = parser.takeItems(min);
+    if (part !== undefined) parts.push(part);
+  }
+  return { parts, end: parser.end() as { items: unknown[] } & Record<string, unknown> };
+}
+
+test('takeItems hands out the items of a streamed body as they are parsed: each part has the head and at least `min` items, the parts and the end hold every item once, in order', (t) => {
+  const whole = JSON.parse(list) as { items: unknown[] };
+  for (const [size, min] of [[1, 1], [7, 5], [64, 10], [100, 1], [100_000, 1]] as const) {
+    const { parts, end } = feedTaking(list, size, min);
+    for (const part of parts) {
+      t.like(part, { kind: 'ConfigMapList', apiVersion: 'v1', metadata: { resourceVersion: '7', continue: 'abc' } }, `chunks of ${size}`);
+      t.true((part['items'] as unknown[]).length >= min, `chunks of ${size}: a part of at least ${min}`);
+    }
+    t.deepEqual([...parts.flatMap((part) => part['items'] as unknown[]), ...end.items], whole.items, `chunks of ${size}`);
+    t.deepEqual({ ...end, items: [] }, { ...whole, items: [] }, `chunks of ${size}: the end is the list's own`);
+    if (size < 100) t.true(parts.length > 1, `chunks of ${size}: taken as they came (${parts.length} parts)`);
+    if (size === 100_000) t.is(parts.length, 0, 'one chunk holds the array and its end: all of it is the end');
+  }
+});
+
+test('takeItems takes nothing from a body kept whole, nor once the items array has ended', (t) => {
+  const kept = feedTaking(list, 7, 1, 4 << 20);
+  t.deepEqual(kept.parts, []);
+  t.deepEqual(kept.end, JSON.parse(list));
+  const parser = createListBodyParser(undefined, 0);
+  parser.push(Buffer.from(list));
+  t.is(parser.takeItems(1), undefined, 'the array ended in this chunk: its items are the end');
+  t.is((parser.end() as { items: unknown[] }).items.length, 50);
+});
+
+test('property: taking items at any point of any chunking loses, repeats and reorders nothing', (t) => {
+  const item = fc.jsonValue({ maxDepth: 3, stringUnit: 'binary' });
+  fc.assert(
+    fc.property(fc.array(item, { maxLength: 30 }), fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 20 }), fc.integer({ min: 1, max: 8 }), (items, sizes, min) => {
+      const text = JSON.stringify({ kind: 'WidgetList', metadata: { resourceVersion: '3' }, items });
+      const bytes = Buffer.from(text);
+      const parser = createListBodyParser(undefined, 0);
+      const taken: unknown[] = [];
+      for (let i = 0, k = 0; i < bytes.length; k++) {
+        const size = sizes[k % sizes.length]!;
+        parser.push(bytes.subarray(i, i + size));
+        i += size;
+        const part = parser.takeItems(min) as { items: unknown[] } | undefined;
+        if (part !== undefined) taken.push(...part.items);
+      }
+      const end = parser.end() as { items: unknown[] };
+      t.deepEqual([...taken, ...end.items], JSON.parse(text).items);
+    }),
+    { numRuns: 300 },
+  );
+});
