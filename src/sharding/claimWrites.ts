@@ -3,6 +3,7 @@ import type { Lease } from '../coordination/lease.js';
 import type { ListerWatcher } from '../sources/listerWatcher.js';
 import type { ShardRange } from '../sources/shardSelector.js';
 import type { ClaimCell } from './claimingLeases.js';
+import { wholeListResponse } from '../sources/wholeListResponse.js';
 import { sameRanges } from './rangeSet.js';
 import type { ShardClaim } from './shardClaim.js';
 
@@ -51,6 +52,7 @@ export function claimWrites(cell: ClaimCell, ring: ListerWatcher<Lease>, onError
       const proposed = pending!;
       const fallBack = (): boolean => (claim({ view: proposed.view, ranges: working }), false);
       return ring.list({}).pipe(
+        wholeListResponse(),
         map((list) => {
           if (clashes(list.items)) return fallBack();
           pending = undefined;

@@ -13,7 +13,14 @@ import type { KubeStatus } from '../errors.js';
  * (its `reason` says which).
  */
 export interface ListerWatcher<T> {
-  /** One LIST request: emits exactly one {@link ListResponse}, then completes. Unsubscribing aborts it. */
+  /**
+   * One LIST request: emits the page as one {@link ListResponse}, or in parts, then completes.
+   * Unsubscribing aborts it. A large page may be emitted in parts as it arrives (the HTTP
+   * ListerWatcher does so for a streamed body): each part holds the next of the page's items, in
+   * order, with the page's `resourceVersion`, `continue`, `remainingItemCount` and `shardInfo` as
+   * far as they are known; the last part's are the page's (`toArray()` and the items of every part
+   * join them).
+   */
   readonly list: (request: ListRequest) => Observable<ListResponse<T>>;
   /**
    * One WATCH request: emits `OPEN` when the server accepted it, then every event in order,

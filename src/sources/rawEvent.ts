@@ -58,7 +58,10 @@ export interface ListStart {
 export interface ListPage<T> {
   readonly type: 'LIST_PAGE';
   readonly items: readonly T[];
-  /** 1-based page number within this list cycle. */
+  /**
+   * 1-based page number within this list cycle. A large page may come as it arrives, in several
+   * `LIST_PAGE`s with the same number (its parts, in order).
+   */
   readonly page: number;
   /** Items received in this cycle including this page. */
   readonly itemsSoFar: number;

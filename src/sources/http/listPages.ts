@@ -18,6 +18,7 @@ export type GetPage<T> = (target: ResolvedResource, path: string, peekHead?: (he
  */
 export function listPages<T>(getPage: GetPage<T>, shape: RequestShape): (target: ResolvedResource, request: ListRequest) => Observable<ListResponse<T>> {
   interface Pending {
+    /** Every part of the page (a large page comes in parts) until the reflector adopts it. */
     readonly response: ReplaySubject<ListResponse<T>>;
     request: Subscription;
     /** The path of the page this one's head prefetched, if any. */
@@ -49,7 +50,7 @@ export function listPages<T>(getPage: GetPage<T>, shape: RequestShape): (target:
             const next = listPath(target, shape, { limit, continue: token });
             if (prefetched.has(next)) return;
             owner.next = next;
-            const pending: Pending = { response: new ReplaySubject<ListResponse<T>>(1), request: Subscription.EMPTY };
+            const pending: Pending = { response: new ReplaySubject<ListResponse<T>>(), request: Subscription.EMPTY };
             prefetched.set(next, pending);
             pending.request = fetchPage(target, next, limit, pending).subscribe(pending.response);
           },

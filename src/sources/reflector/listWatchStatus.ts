@@ -13,7 +13,7 @@
  */
 export type ListWatchStatus = ListingStatus | WatchingStatus | BackingOffStatus | RelistingStatus | ErrorStatus | FailedStatus | CrdStatus;
 
-/** A list is running; emitted when it starts (`page: 0`) and after every page. @inline */
+/** A list is running; emitted when it starts (`page: 0`) and after every page (and every part of a page that comes in parts). @inline */
 export interface ListingStatus {
   readonly type: 'LISTING';
   /** The `resourceVersion` the list was asked for (`"0"`, `""` or the last synced one). */

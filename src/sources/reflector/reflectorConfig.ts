@@ -40,6 +40,9 @@ export interface ListCompleted {
   readonly streaming: boolean;
 }
 
+/** LIST page size when none is set (client-go's reflector pages by 500 too). */
+export const defaultPageSize = 500;
+
 /** Options of {@link reflector}; {@link ListWatchConfig} adds the HTTP ones. */
 export interface ReflectorConfig<T> {
   /**
@@ -163,7 +166,7 @@ export function resolveReflectorConfig<T>(config: ReflectorConfig<T>): ResolvedR
   const check = optionChecks('reflector', config, false);
   const fixedTimeout = check.positiveInteger('timeoutSeconds', config.timeoutSeconds);
   return {
-    pageSize: check.positiveInteger('pageSize', config.pageSize) ?? 500,
+    pageSize: check.positiveInteger('pageSize', config.pageSize) ?? defaultPageSize,
     pageSizeExplicit: config.pageSize !== undefined,
     listSemantic: check.oneOf('listSemantic', config.listSemantic, ['any', 'mostRecent']) ?? 'any',
     streamingList: Boolean(config.streamingList),

@@ -173,26 +173,24 @@ export function runReflector<T>(
 }
 
 /**
- * The observer of one LIST page request: keeps the response, transforms its items when it
- * completes, and feeds `page` — or `listFailed` for an error, a missing response or a throwing
- * transform.
+ * The observer of one LIST page request: transforms each response's items as it arrives and feeds
+ * the page's parts (every response but the last) as `pagePart` when the next one arrives, and the
+ * last as `page` when the request completes — or `listFailed` for an error, a missing response or
+ * a throwing transform (which, thrown from `next`, also aborts the request).
  */
 function listObserver<T>(transform: ((object: T) => T) | undefined, input: (input: ReflectorInput<T>) => void): Observer<ListResponse<T>> {
   let response: ListResponse<T> | undefined;
+  const transformed = (value: ListResponse<T>): ListResponse<T> => (transform ? { ...value, items: value.items.map(transform) } : value);
   return {
     next: (value) => {
-      response = value;
+      const before = response;
+      response = transformed(value);
+      if (before !== undefined) input({ type: 'pagePart', response: before });
     },
     error: (error: unknown) => input({ type: 'listFailed', error }),
     complete: () => {
       if (!response) return input({ type: 'listFailed', error: new TransportError('list', 'the response ended without a list') });
-      let page: ListResponse<T>;
-      try {
-        page = transform ? { ...response, items: response.items.map(transform) } : response;
-      } catch (error) {
-        return input({ type: 'listFailed', error });
-      }
-      input({ type: 'page', response: page });
+      input({ type: 'page', response });
     },
   };
 }

@@ -68,8 +68,9 @@ export interface ListingState {
   readonly resourceVersion: string;
   /** The page request in flight; it has a `continue` token after the first page. */
   readonly request: ListRequest;
-  /** Pages received so far in this attempt. */
+  /** Pages received whole so far in this attempt (the parts of the page in flight do not count). */
   readonly page: number;
+  /** Items received so far in this attempt, the parts of the page in flight included. */
   readonly itemsSoFar: number;
   /** The first page's RV, which the list ends at (R4); `""` before the first page. */
   readonly listRV: string;
@@ -119,6 +120,8 @@ export interface FailedState {
 export type ReflectorInput<T> =
   | { readonly type: 'start' }
   | { readonly type: 'page'; readonly response: ListResponse<T> }
+  /** A part of the page in flight, not its last ({@link ListerWatcher.list} may emit a page in parts). */
+  | { readonly type: 'pagePart'; readonly response: ListResponse<T> }
   | { readonly type: 'listFailed'; readonly error: unknown }
   | { readonly type: 'opened' }
   | { readonly type: 'initialEventsEnd'; readonly resourceVersion: string; readonly items: readonly T[] }

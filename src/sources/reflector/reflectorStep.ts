@@ -62,6 +62,8 @@ function next<T>(state: ReflectorState, input: ReflectorInput<T>, config: StepCo
       return state.kind === 'idle' ? startCycle(state.memory, config, out) : state;
     case 'page':
       return state.kind === 'listing' ? pageArrived(state, input.response, config, out) : state;
+    case 'pagePart':
+      return state.kind === 'listing' ? partArrived(state, input.response, out) : state;
     case 'listFailed':
       return state.kind === 'listing' ? listFailed(state, input.error, config, out) : state;
     case 'opened':
@@ -77,15 +79,11 @@ function next<T>(state: ReflectorState, input: ReflectorInput<T>, config: StepCo
   }
 }
 
-/** R4: a page is in. Follow `continue`, or end the list and watch from its RV. */
+/** R4: a page is in (or its last part). Follow `continue`, or end the list and watch from its RV. */
 function pageArrived<T>(s: ListingState, response: ListResponse<T>, config: StepConfig, out: Effects<T>): ReflectorState {
   const page = s.page + 1;
-  const itemsSoFar = s.itemsSoFar + response.items.length;
+  const itemsSoFar = emitPage(s, response, out);
   const listRV = page === 1 ? response.resourceVersion : s.listRV; // R4: the first page's RV
-  const remaining = response.remainingItemCount;
-  const progress = remaining === undefined ? { page, itemsSoFar } : { page, itemsSoFar, remainingItemCount: remaining };
-  out.push({ type: 'emit', event: { type: 'LIST_PAGE', items: response.items, ...progress } });
-  status(out, { type: 'LISTING', resourceVersion: s.resourceVersion, streaming: false, ...progress });
   if (response.continue) {
     const request = continueRequest(s.request, response.continue);
     out.push({ type: 'list', request });
@@ -98,6 +96,22 @@ function pageArrived<T>(s: ListingState, response: ListResponse<T>, config: Step
   };
   out.push({ type: 'emit', event: { type: 'LIST_DONE', resourceVersion: listRV } });
   return startWatch(memory, config, out);
+}
+
+/** A part of the page in flight: its items go out as a `LIST_PAGE` of that page now; the page ends with its last part. */
+function partArrived<T>(s: ListingState, response: ListResponse<T>, out: Effects<T>): ReflectorState {
+  return { ...s, itemsSoFar: emitPage(s, response, out) };
+}
+
+/** `LIST_PAGE` and `LISTING` for the items of the page in flight (whole, or a part); returns the items so far. */
+function emitPage<T>(s: ListingState, response: ListResponse<T>, out: Effects<T>): number {
+  const page = s.page + 1;
+  const itemsSoFar = s.itemsSoFar + response.items.length;
+  const remaining = response.remainingItemCount;
+  const progress = remaining === undefined ? { page, itemsSoFar } : { page, itemsSoFar, remainingItemCount: remaining };
+  out.push({ type: 'emit', event: { type: 'LIST_PAGE', items: response.items, ...progress } });
+  status(out, { type: 'LISTING', resourceVersion: s.resourceVersion, streaming: false, ...progress });
+  return itemsSoFar;
 }
 
 /** R3, R8: a LIST page failed. */

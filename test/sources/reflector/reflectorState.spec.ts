@@ -552,6 +552,33 @@ test('pages: LIST_PAGE and LISTING each, continue without RV, LIST_DONE at the f
   t.deepEqual(last.state, { kind: 'watching', memory: { lastSyncRV: '10', rvUnavailable: false, paginatedResult: true }, resourceVersion: '10' });
 });
 
+test('a page in parts: each part a LIST_PAGE and LISTING of the same page, no request; the last part ends the page (continue, or LIST_DONE at its RV); parts are not pages for R2', (t) => {
+  const listing = reflectorStep(idle, start, listConfig).state;
+  const part1 = reflectorStep(listing, { type: 'pagePart', response: { items: [cm('a', '1'), cm('b', '2')], resourceVersion: '10' } }, listConfig);
+  t.deepEqual(part1.effects, [
+    { type: 'emit', event: { type: 'LIST_PAGE', items: [cm('a', '1'), cm('b', '2')], page: 1, itemsSoFar: 2 } },
+    { type: 'status', status: { type: 'LISTING', resourceVersion: '0', streaming: false, page: 1, itemsSoFar: 2 } },
+  ]);
+  const part2 = reflectorStep(part1.state, { type: 'pagePart', response: { items: [cm('c', '3')], resourceVersion: '10' } }, listConfig);
+  t.deepEqual(part2.effects, [
+    { type: 'emit', event: { type: 'LIST_PAGE', items: [cm('c', '3')], page: 1, itemsSoFar: 3 } },
+    { type: 'status', status: { type: 'LISTING', resourceVersion: '0', streaming: false, page: 1, itemsSoFar: 3 } },
+  ]);
+  const last = reflectorStep(part2.state, { type: 'page', response: { items: [cm('d', '4')], resourceVersion: '10' } }, listConfig);
+  t.deepEqual(last.effects, [
+    { type: 'emit', event: { type: 'LIST_PAGE', items: [cm('d', '4')], page: 1, itemsSoFar: 4 } },
+    { type: 'status', status: { type: 'LISTING', resourceVersion: '0', streaming: false, page: 1, itemsSoFar: 4 } },
+    { type: 'emit', event: { type: 'LIST_DONE', resourceVersion: '10' } },
+    { type: 'watch', request: { resourceVersion: '10', allowWatchBookmarks: true, timeoutSeconds: 400 } },
+  ]);
+  t.deepEqual(last.state.memory, { lastSyncRV: '10', rvUnavailable: false, paginatedResult: false }, 'one page in three parts is one page (R2)');
+  // A part of a later page: numbered as that page; its last part follows the continue token.
+  const paged = reflectorStep(listing, { type: 'page', response: { items: [cm('a', '1')], resourceVersion: '10', continue: 'c1' } }, listConfig).state;
+  const part = reflectorStep(paged, { type: 'pagePart', response: { items: [cm('b', '2')], resourceVersion: '10', continue: 'c2' } }, listConfig);
+  t.deepEqual(part.effects[0], { type: 'emit', event: { type: 'LIST_PAGE', items: [cm('b', '2')], page: 2, itemsSoFar: 2 } });
+  t.deepEqual(reflectorStep(part.state, { type: 'page', response: { items: [], resourceVersion: '11', continue: 'c2' } }, listConfig).effects.at(-1), { type: 'list', request: { limit: 500, continue: 'c2' } });
+});
+
 test('R2: only an RV "0" list in several pages sets paginatedResult; a successful list clears the unavailable mark (R4)', (t) => {
   const onePage = reflectorStep(reflectorStep(idle, start, listConfig).state, page('10'), listConfig);
   t.deepEqual(onePage.state.memory, { lastSyncRV: '10', rvUnavailable: false, paginatedResult: false });
@@ -617,6 +644,7 @@ test('an input that does not belong to the state changes nothing and asks for no
     [listing, watchEnded(undefined, { opened: true, events: 1, durationMs: 5000, resourceVersion: '1' })],
     [listing, initialEventsEnd('1')],
     [watching, page('11')],
+    [watching, { type: 'pagePart', response: { items: [cm('a', '1')], resourceVersion: '11' } }],
     [watching, listFailed(apiError('list', 500))],
     [watching, initialEventsEnd('1')],
     [failed, start],
