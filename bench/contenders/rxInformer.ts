@@ -1,6 +1,6 @@
 /**
  * Contender: rx-informer, `listWatch` + `informer()` with default options; with `--strip`, the
- * source's `transform` is `stripManagedFields`; with `--streaming`, `streamingList: true`; with `--paged`, `listSemantic: 'mostRecent'`; with `--fetch`, `fetchListWatch` (Node's own `fetch`, undici) against the kubeconfig's server instead of `listWatch`. Watches `changes$` (each notification is delivered
+ * source's `transform` is `stripManagedFields`; with `--streaming`, `streamingList: true`; with `--paged`, `listSemantic: 'mostRecent'`; with `--fetch`, `fetchListWatch` (Node's own `fetch`, undici) against the kubeconfig's server instead of `listWatch`; with `--whole`, the same source as `listWatch` with each LIST page joined whole (`wholeListResponse`) before the reflector sees it, as the library handed a page to the store before it emitted large pages in parts. Watches `changes$` (each notification is delivered
  * once the snapshot holding it is current), so "seen" means "visible in a snapshot".
  * The library is the compiled one named by BENCH_RX_LIB (the driver builds src/, or for the `rx-exp`
  * contenders a patched copy of it, so a proposed fix is measured against the original in the same run).
@@ -15,12 +15,15 @@ import type { KubeObject, LatencyHistogram, ListWatchConfig } from 'rx-informer'
 import { harness } from './harness.js';
 
 // The compiled library the driver built (BENCH_RX_LIB: its index.js; bench/library.ts).
-const { fetchListWatch, informer, informerMetrics, listWatch, stripManagedFields } = (await import(pathToFileURL(process.env.BENCH_RX_LIB!).href)) as typeof import('rx-informer');
+const { fetchListWatch, httpListerWatcher, informer, informerMetrics, listWatch, reflector, stripManagedFields } = (await import(pathToFileURL(process.env.BENCH_RX_LIB!).href)) as typeof import('rx-informer');
+// Internal to the library: beside its index.js in the compiled output.
+const { wholeListResponse } = (await import(new URL('sources/wholeListResponse.js', pathToFileURL(process.env.BENCH_RX_LIB!)).href)) as typeof import('../../src/sources/wholeListResponse.js');
 
 const strip = process.argv.includes('--strip');
 const streaming = process.argv.includes('--streaming');
 const paged = process.argv.includes('--paged');
 const viaFetch = process.argv.includes('--fetch');
+const whole = process.argv.includes('--whole');
 const kubeConfig = new KubeConfig();
 kubeConfig.loadFromFile(process.env.BENCH_KUBECONFIG!);
 // (A copy of src/ from before the histograms has no eventLatency: it runs without instruments.)
@@ -42,7 +45,11 @@ const config: ListWatchConfig<KubeObject> = {
   onStatus: (s) => s.type === 'ERROR' && console.error('[rx-informer]', s.error.message),
 };
 const resource = { version: 'v1', plural: 'configmaps' };
-const source = viaFetch ? fetchListWatch<KubeObject>({ baseUrl: kubeConfig.getCurrentCluster()!.server }, resource, config) : listWatch<KubeObject>(kubeConfig, resource, config);
+const wholePages = (): ReturnType<typeof listWatch<KubeObject>> => {
+  const inner = httpListerWatcher<KubeObject>(kubeConfig, resource, config);
+  return reflector({ ...inner, list: (request) => inner.list(request).pipe(wholeListResponse()) }, config);
+};
+const source = viaFetch ? fetchListWatch<KubeObject>({ baseUrl: kubeConfig.getCurrentCluster()!.server }, resource, config) : whole ? wholePages() : listWatch<KubeObject>(kubeConfig, resource, config);
 const cms = informer<KubeObject>(metrics ? source.pipe(tap((event) => metrics.onEvent(event))) : source, metrics ? { onUpdate: metrics.onUpdate } : {});
 cms.changes$.subscribe((change) => {
   if (change.type === 'update') h.seen(change.object as never);
