@@ -6,7 +6,7 @@
  */
 import test from 'ava';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfig } from '@kubernetes/client-node';
 import { firstValueFrom, lastValueFrom, Observable, of, toArray } from 'rxjs';
 import { httpListerWatcher } from '../../src/sources/http/httpListerWatcher.js';
 import { listPages } from '../../src/sources/http/listPages.js';
@@ -18,6 +18,7 @@ import type { KubeObject } from '../../src/store/kubeObject.js';
 
 type ConfigMap = KubeObject & { data?: Record<string, string> };
 import { until } from '../helpers/until.js';
+import { loopbackKubeConfig } from '../helpers/loopbackKubeConfig.js';
 
 const configmaps = { version: 'v1', plural: 'configmaps' } as const;
 /** A ConfigMap of ~8 KB: 600 of them are past the 4 MiB after which a list body is streamed. */
@@ -28,15 +29,8 @@ const head = (more = ''): string => `{"kind":"ConfigMapList","apiVersion":"v1","
 async function withServer(handler: (req: IncomingMessage, res: ServerResponse, url: URL) => void, run: (kubeConfig: KubeConfig) => Promise<void>): Promise<void> {
   const http = createServer((req, res) => handler(req, res, new URL(req.url!, 'http://x')));
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  const kubeConfig = new KubeConfig();
-  kubeConfig.loadFromOptions({
-    clusters: [{ name: 'c', server: `http://127.0.0.1:${(http.address() as { port: number }).port}`, skipTLSVerify: true }],
-    users: [{ name: 'u' }],
-    contexts: [{ name: 'x', cluster: 'c', user: 'u' }],
-    currentContext: 'x',
-  });
   try {
-    await run(kubeConfig);
+    await run(loopbackKubeConfig(http));
   } finally {
     http.closeAllConnections();
     await new Promise((resolve) => http.close(resolve));

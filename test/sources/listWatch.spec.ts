@@ -8,6 +8,7 @@ import { KubeApiError, TransportError } from '../../src/errors.js';
 import { listWatch } from '../../src/sources/listWatch.js';
 import { createTestApiServer, type RequestLogEntry, type TestApiServer } from '../../src/testServer/index.js';
 import { stripTypesImport } from '../helpers/stripTypesImport.js';
+import { loopbackKubeConfig } from '../helpers/loopbackKubeConfig.js';
 import { start, until } from './httpHarness.js';
 import { startTlsProxy, tlsCert, tlsKey } from './tlsProxy.js';
 
@@ -103,13 +104,7 @@ test('the next LIST page is requested while the current page is still arriving, 
     }
   });
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  const kubeConfig = new KubeConfig();
-  kubeConfig.loadFromOptions({
-    clusters: [{ name: 'c', server: `http://127.0.0.1:${(http.address() as { port: number }).port}`, skipTLSVerify: true }],
-    users: [{ name: 'u' }],
-    contexts: [{ name: 'x', cluster: 'c', user: 'u' }],
-    currentContext: 'x',
-  });
+  const kubeConfig = loopbackKubeConfig(http);
   const events: string[] = [];
   const sub = listWatch(kubeConfig, configmaps, { pageSize: 2 }).subscribe((e) => {
     if (e.type === 'LIST_PAGE') events.push(`PAGE(${e.items.map((i) => i.metadata?.name).join(',')})`);
