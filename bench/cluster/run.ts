@@ -58,7 +58,7 @@ const allContenders: Contender[] = [
   node('rx-stream', 'rx-informer, streamingList: true (WATCH sendInitialEvents=true, R11)', 'rxInformer.ts', '--streaming'),
   node('rx-paged', "rx-informer, listSemantic: 'mostRecent' (LIST resourceVersion=\"\"&limit=500: pages)", 'rxInformer.ts', '--paged'),
   node('client-node', '@kubernetes/client-node 2.x makeInformer (one unpaged LIST)', 'clientNode.ts'),
-  // Opt-in: rx with each LIST page handed over whole, as before large pages came in parts (issue 24's fifth round).
+  // Opt-in: rx with each LIST page handed over whole, as before large pages came in parts (bench/NOTES.md, issue 24's sixth round).
   { ...node('rx-whole', 'rx-informer, default options, each LIST page handed to the store whole (as before pages in parts)', 'rxInformer.ts', '--whole'), optIn: true },
   // Opt-in: the same two with V8's young generation capped (bench/NOTES.md, issue 24's fourth round).
   { ...node('rx-semi4', 'rx-informer, default options, Node run with --max-semi-space-size=4', 'rxInformer.ts'), env: smallYoungGeneration, optIn: true },

@@ -2,8 +2,8 @@ import { catchError, map, of, type Observable } from 'rxjs';
 import type { Lease } from '../coordination/lease.js';
 import type { ListerWatcher } from '../sources/listerWatcher.js';
 import type { ShardRange } from '../sources/shardSelector.js';
-import type { ClaimCell } from './claimingLeases.js';
 import { wholeListResponse } from '../sources/wholeListResponse.js';
+import type { ClaimCell } from './claimingLeases.js';
 import { sameRanges } from './rangeSet.js';
 import type { ShardClaim } from './shardClaim.js';
 
