@@ -1,12 +1,11 @@
 import test from 'ava';
-import { KubeConfig } from '@kubernetes/client-node';
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { firstValueFrom } from 'rxjs';
 import { KubeApiError } from '../../src/errors.js';
 import { discoverResource, splitResourceText } from '../../src/client/discoverResource.js';
 import { createTestApiServer, type TestApiServer } from '../../src/testServer/index.js';
 import { discoveryTestServer } from '../helpers/discoveryTestServer.js';
+import { loopbackKubeConfig } from '../helpers/loopbackKubeConfig.js';
 
 let server: TestApiServer;
 test.before(async () => {
@@ -59,13 +58,7 @@ test('a server without the discovery documents (not a Kubernetes API server) is 
   });
   await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
   t.teardown(() => void other.close());
-  const kubeConfig = new KubeConfig();
-  kubeConfig.loadFromOptions({
-    clusters: [{ name: 'c', server: `http://127.0.0.1:${(other.address() as AddressInfo).port}`, skipTLSVerify: true }],
-    users: [{ name: 'u' }],
-    contexts: [{ name: 'c', cluster: 'c', user: 'u' }],
-    currentContext: 'c',
-  });
+  const kubeConfig = loopbackKubeConfig(other);
   for (const [text, path] of [['pods', '/api/v1'], ['deployments.apps', '/apis'], ['widgets', '/api/v1']] as const) {
     const error = await t.throwsAsync(firstValueFrom(discoverResource(kubeConfig, text)), { instanceOf: KubeApiError });
     t.like(error, { verb: 'discover', resource: path, code: 404, status: { message: '404 page not found' } }, text);

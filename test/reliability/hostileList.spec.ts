@@ -7,13 +7,13 @@
 import test from 'ava';
 import { KubeConfig } from '@kubernetes/client-node';
 import { createServer, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { informer, type Informer } from '../../src/informer/informer.js';
 import { InformerError, TransportError } from '../../src/errors.js';
 import { listWatch } from '../../src/sources/listWatch.js';
 import type { ListWatchConfig } from '../../src/sources/listWatchConfig.js';
 import type { KubeObject } from '../../src/store/kubeObject.js';
 import type { ListWatchStatus } from '../../src/sources/reflector/listWatchStatus.js';
+import { loopbackKubeConfig } from '../helpers/loopbackKubeConfig.js';
 import { until } from './harness.js';
 
 type Mode = 'good' | 'notJson' | 'notList' | 'truncated' | 'badItems' | 'huge' | 'hugeDeclared';
@@ -84,14 +84,7 @@ async function rawServer() {
     }
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
-  const kubeConfig = new KubeConfig();
-  kubeConfig.loadFromOptions({
-    clusters: [{ name: 'c', server: `http://127.0.0.1:${port}`, skipTLSVerify: true }],
-    users: [{ name: 'u' }],
-    contexts: [{ name: 'x', cluster: 'c', user: 'u' }],
-    currentContext: 'x',
-  });
+  const kubeConfig = loopbackKubeConfig(server);
   return {
     kubeConfig,
     set(next: Mode) {

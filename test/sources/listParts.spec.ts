@@ -15,10 +15,10 @@ import { listWatch } from '../../src/sources/listWatch.js';
 import type { RawEvent } from '../../src/sources/rawEvent.js';
 import { wholeListResponse } from '../../src/sources/wholeListResponse.js';
 import type { KubeObject } from '../../src/store/kubeObject.js';
+import { loopbackKubeConfig } from '../helpers/loopbackKubeConfig.js';
+import { until } from '../helpers/until.js';
 
 type ConfigMap = KubeObject & { data?: Record<string, string> };
-import { until } from '../helpers/until.js';
-import { loopbackKubeConfig } from '../helpers/loopbackKubeConfig.js';
 
 const configmaps = { version: 'v1', plural: 'configmaps' } as const;
 /** A ConfigMap of ~8 KB: 600 of them are past the 4 MiB after which a list body is streamed. */

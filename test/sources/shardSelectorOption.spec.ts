@@ -7,6 +7,7 @@ import { hashField } from '../../src/sources/hashField.js';
 import { listWatch } from '../../src/sources/listWatch.js';
 import { shardSelectorOf, shardSpaceEnd } from '../../src/sources/shardSelector.js';
 import { createTestApiServer } from '../../src/testServer/index.js';
+import { loopbackKubeConfig } from '../helpers/loopbackKubeConfig.js';
 
 const configmaps = { version: 'v1', plural: 'configmaps', namespace: 'demo' } as const;
 const upperHalf = shardSelectorOf([{ start: 1n << 63n, end: shardSpaceEnd }]);
@@ -51,8 +52,7 @@ test('a server that ignores shardSelector (no metadata.shardInfo: the gate is of
     res.end(`{"kind":"ConfigMapList","apiVersion":"v1","metadata":{"resourceVersion":"5"},"items":[{"metadata":{"name":"a","namespace":"demo","uid":"u-1","resourceVersion":"5"}}]}`);
   });
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  const kubeConfig = new KubeConfig();
-  kubeConfig.loadFromOptions({ clusters: [{ name: 'c', server: `http://127.0.0.1:${(http.address() as { port: number }).port}` }], users: [{ name: 'u' }], contexts: [{ name: 'x', cluster: 'c', user: 'u' }], currentContext: 'x' });
+  const kubeConfig = loopbackKubeConfig(http);
   try {
     const error = await firstValueFrom(listWatch(kubeConfig, configmaps, { shardSelector: upperHalf }).pipe(filter(() => false))).catch((e: unknown) => e);
     t.true(error instanceof ShardSelectorError, String(error));
