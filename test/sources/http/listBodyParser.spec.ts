@@ -142,3 +142,73 @@ test('property: taking items at any point of any chunking loses, repeats and reo
     { numRuns: 300 },
   );
 });
+
+/**
+ * Lists as the apiserver writes them: objects that open with the same first key, which the marker
+ * cutter cuts at. The generator puts that marker where a cut must not be trusted: nested arrays of
+ * objects opening with the same key (`"ownerReferences":[{"apiVersion":…},{"apiVersion":…}]`),
+ * strings holding its text, items with another first key or of another type, items larger than
+ * the chunks, and members after the items array that repeat it.
+ */
+function markedList(): fc.Arbitrary<{ text: string; sizes: number[] }> {
+  const text = fc.oneof(fc.string({ unit: 'binary', maxLength: 12 }), fc.constantFrom('},{"metadata":', '},{"apiVersion":"v1"}', '}],"x":[{', '\\"},{'));
+  const listOf = (key: string): fc.Arbitrary<unknown[]> => {
+    const nested = fc.array(fc.record({ [key]: text, name: text }), { maxLength: 4 });
+    const object = fc.record({ first: fc.oneof(text, fc.jsonValue({ maxDepth: 2 })), nested, data: fc.dictionary(text, text, { maxKeys: 3 }), pad: fc.nat({ max: 3000 }) }).map(({ first, nested, data, pad }) => ({
+      [key]: first,
+      spec: { refs: nested, data },
+      ...(pad > 2500 ? { big: 'x'.repeat(pad * 4) } : {}),
+    }));
+    return fc.array(fc.oneof({ arbitrary: object, weight: 8 }, { arbitrary: fc.record({ other: text, [key]: text }), weight: 1 }, { arbitrary: fc.jsonValue({ maxDepth: 2 }), weight: 1 }), { maxLength: 40 });
+  };
+  return fc
+    .record({
+      key: fc.constantFrom('metadata', 'apiVersion', 'kind'),
+      after: fc.boolean(),
+      sizes: fc.array(fc.integer({ min: 1, max: 600 }), { minLength: 1, maxLength: 12 }),
+    })
+    .chain(({ key, after, sizes }) =>
+      listOf(key).map((items) => {
+        const body = { kind: 'WidgetList', metadata: { resourceVersion: '5' }, items, ...(after ? { later: [{ [key]: 1 }, { [key]: 2 }] } : {}) };
+        return { text: JSON.stringify(body), sizes };
+      }),
+    );
+}
+
+test('property: lists of objects opening with one key (the marker cutter), with that marker nested, in strings, after the array, and in items larger than a chunk, parse to JSON.parse of the body, taken in parts or not', (t) => {
+  fc.assert(
+    fc.property(markedList(), fc.integer({ min: 0, max: 6 }), ({ text, sizes }, min) => {
+      const bytes = Buffer.from(text);
+      const parser = createListBodyParser(undefined, 0);
+      const taken: unknown[] = [];
+      for (let i = 0, k = 0; i < bytes.length; k++) {
+        const size = sizes[k % sizes.length]!;
+        parser.push(bytes.subarray(i, i + size));
+        i += size;
+        const part = min === 0 ? undefined : (parser.takeItems(min) as { items: unknown[] } | undefined);
+        if (part !== undefined) taken.push(...part.items);
+      }
+      const whole = JSON.parse(text) as { items: unknown[] };
+      const end = parser.end() as { items: unknown[] };
+      t.deepEqual([...taken, ...end.items], whole.items);
+      t.deepEqual({ ...end, items: [] }, { ...whole, items: [] });
+    }),
+    { numRuns: 400 },
+  );
+});
+
+test('the marker cutter throws on what is not JSON as the scanner does: garbage after a cut item, a body ending inside an item, an unclosed array', (t) => {
+  const item = (i: number): string => `{"metadata":{"name":"c${i}"},"data":{"k":"${'v'.repeat(40)}"}}`;
+  const items = Array.from({ length: 40 }, (_, i) => item(i));
+  const bodies = [
+    `{"kind":"XList","items":[${items.join(',')},{"metadata":x}]}`,
+    `{"kind":"XList","items":[${items.join(',')},{"metadata":{"name":"late"}`,
+    `{"kind":"XList","items":[${items.join(',')}`,
+    `{"kind":"XList","items":[${items.slice(0, 20).join(',')},{"metadata":{}}}},${items.slice(20).join(',')}]}`,
+  ];
+  for (const body of bodies) {
+    for (const size of [50, 97, 300, 1024]) t.throws(() => feed(body, size), { instanceOf: SyntaxError }, `${body.slice(-40)} in chunks of ${size}`);
+  }
+  const good = `{"kind":"XList","items":[${items.join(',')}]}`;
+  for (const size of [50, 97, 300, 1024]) t.deepEqual(feed(good, size).value, JSON.parse(good), `chunks of ${size}`);
+});
