@@ -19,6 +19,21 @@ function feed(body: string | Buffer, size: number, streamAfter = 0): { heads: un
   return { heads, value: parser.end(), headAtByte };
 }
 
+/** Feeds `text` in chunks whose sizes cycle through `sizes`, taking items with `min` after each chunk (0: never); returns what was taken and the end. */
+function feedCycling(text: string, sizes: readonly number[], min: number, streamAfter = 0): { taken: unknown[]; end: Record<string, unknown> & { items: unknown[] } } {
+  const bytes = Buffer.from(text);
+  const parser = createListBodyParser(undefined, streamAfter);
+  const taken: unknown[] = [];
+  for (let i = 0, k = 0; i < bytes.length; k++) {
+    const size = sizes[k % sizes.length]!;
+    parser.push(bytes.subarray(i, i + size));
+    i += size;
+    const part = min === 0 ? undefined : (parser.takeItems(min) as { items: unknown[] } | undefined);
+    if (part !== undefined) taken.push(...part.items);
+  }
+  return { taken, end: parser.end() as Record<string, unknown> & { items: unknown[] } };
+}
+
 const list = `{"kind":"ConfigMapList","apiVersion":"v1","metadata":{"resourceVersion":"7","continue":"abc"},"items":[${Array.from({ length: 50 }, (_, i) => `{"metadata":{"name":"c${i}"}}`).join(',')}]}`;
 
 test('the head comes once, as soon as "items":[ has arrived, whatever the chunking, streamed or kept whole; the list equals JSON.parse of the body', (t) => {
@@ -70,14 +85,7 @@ test('property: for any list of JSON items (escapes, brackets in strings, multi-
     fc.property(fc.array(item, { maxLength: 30 }), fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 20 }), fc.boolean(), fc.constantFrom(0, 50, 1 << 20), (items, sizes, spaced, streamAfter) => {
       const head = { kind: 'WidgetList', apiVersion: 'example.com/v1', metadata: { resourceVersion: '12' } };
       const text = spaced ? JSON.stringify({ ...head, items }, null, 1) : JSON.stringify({ ...head, items });
-      const bytes = Buffer.from(text);
-      const parser = createListBodyParser(undefined, streamAfter);
-      for (let i = 0, k = 0; i < bytes.length; k++) {
-        const size = sizes[k % sizes.length]!;
-        parser.push(bytes.subarray(i, i + size));
-        i += size;
-      }
-      t.deepEqual(parser.end(), JSON.parse(text));
+      t.deepEqual(feedCycling(text, sizes, 0, streamAfter).end, JSON.parse(text));
     }),
     { numRuns: 300 },
   );
@@ -126,17 +134,7 @@ test('property: taking items at any point of any chunking loses, repeats and reo
   fc.assert(
     fc.property(fc.array(item, { maxLength: 30 }), fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 20 }), fc.integer({ min: 1, max: 8 }), (items, sizes, min) => {
       const text = JSON.stringify({ kind: 'WidgetList', metadata: { resourceVersion: '3' }, items });
-      const bytes = Buffer.from(text);
-      const parser = createListBodyParser(undefined, 0);
-      const taken: unknown[] = [];
-      for (let i = 0, k = 0; i < bytes.length; k++) {
-        const size = sizes[k % sizes.length]!;
-        parser.push(bytes.subarray(i, i + size));
-        i += size;
-        const part = parser.takeItems(min) as { items: unknown[] } | undefined;
-        if (part !== undefined) taken.push(...part.items);
-      }
-      const end = parser.end() as { items: unknown[] };
+      const { taken, end } = feedCycling(text, sizes, min);
       t.deepEqual([...taken, ...end.items], JSON.parse(text).items);
     }),
     { numRuns: 300 },
@@ -178,18 +176,8 @@ function markedList(): fc.Arbitrary<{ text: string; sizes: number[] }> {
 test('property: lists of objects opening with one key (the marker cutter), with that marker nested, in strings, after the array, and in items larger than a chunk, parse to JSON.parse of the body, taken in parts or not', (t) => {
   fc.assert(
     fc.property(markedList(), fc.integer({ min: 0, max: 6 }), ({ text, sizes }, min) => {
-      const bytes = Buffer.from(text);
-      const parser = createListBodyParser(undefined, 0);
-      const taken: unknown[] = [];
-      for (let i = 0, k = 0; i < bytes.length; k++) {
-        const size = sizes[k % sizes.length]!;
-        parser.push(bytes.subarray(i, i + size));
-        i += size;
-        const part = min === 0 ? undefined : (parser.takeItems(min) as { items: unknown[] } | undefined);
-        if (part !== undefined) taken.push(...part.items);
-      }
+      const { taken, end } = feedCycling(text, sizes, min);
       const whole = JSON.parse(text) as { items: unknown[] };
-      const end = parser.end() as { items: unknown[] };
       t.deepEqual([...taken, ...end.items], whole.items);
       t.deepEqual({ ...end, items: [] }, { ...whole, items: [] });
     }),
