@@ -5,8 +5,8 @@
  * one buffer and one string (~2 × 144 MB at 100k ConfigMaps) beside its objects.
  *
  * The items array is cut into runs of whole items, each parsed with one `JSON.parse`; an item split
- * across chunks waits for the rest. Every byte still goes through `JSON.parse`, so what is accepted
- * is JSON. Two cutters:
+ * across chunks waits for the rest. Every item goes through `JSON.parse` and the commas between
+ * runs are checked, so what is accepted is JSON. Two cutters:
  * - a byte scanner that tracks strings (with escapes) and nesting: exact for any JSON, and its cost
  *   is ~0.8 of the parse's on a list of ConfigMaps;
  * - once an item of objects has been seen, its opening bytes (`{"metadata":` from the apiserver,
@@ -62,7 +62,11 @@ interface ScanState {
   inLiteral: boolean;
   /** Inside an item. */
   inItem: boolean;
+  /** Between items: 0 at the array's start, 1 after an item, 2 after a comma. */
+  sep: 0 | 1 | 2;
 }
+
+const missingComma = (): SyntaxError => new SyntaxError('two items of the items array without a comma between them');
 
 /** What one chunk held: offsets in it, -1 when absent (`runStart` -1: the run began in an earlier chunk; -2: no run). */
 interface ScanResult {
@@ -80,7 +84,7 @@ interface ScanResult {
  */
 function scan(chunk: Uint8Array, start: number, state: ScanState): ScanResult {
   const n = chunk.length;
-  let { depth, inString, escaped, inLiteral, inItem } = state;
+  let { depth, inString, escaped, inLiteral, inItem, sep } = state;
   let runStart = inItem ? -1 : -2;
   let itemStart = -1;
   let lastEnd = -1;
@@ -110,6 +114,7 @@ function scan(chunk: Uint8Array, start: number, state: ScanState): ScanResult {
         if (depth === 0) {
           inItem = false;
           lastEnd = i;
+          sep = 1;
         }
       }
       continue;
@@ -120,6 +125,7 @@ function scan(chunk: Uint8Array, start: number, state: ScanState): ScanResult {
         inLiteral = false;
         inItem = false;
         lastEnd = i;
+        sep = 1;
       } else {
         i++;
         continue;
@@ -127,6 +133,7 @@ function scan(chunk: Uint8Array, start: number, state: ScanState): ScanResult {
     }
     if (b === QUOTE) {
       if (depth === 0) {
+        if (sep === 1) throw missingComma();
         inItem = true;
         itemStart = i;
         if (runStart === -2) runStart = i;
@@ -134,6 +141,7 @@ function scan(chunk: Uint8Array, start: number, state: ScanState): ScanResult {
       inString = true;
     } else if (b === OPEN_BRACE || b === OPEN_BRACKET) {
       if (depth === 0) {
+        if (sep === 1) throw missingComma();
         inItem = true;
         itemStart = i;
         if (runStart === -2) runStart = i;
@@ -142,6 +150,7 @@ function scan(chunk: Uint8Array, start: number, state: ScanState): ScanResult {
     } else if (b === CLOSE_BRACE || b === CLOSE_BRACKET) {
       if (depth === 0) {
         if (b === CLOSE_BRACE) throw new SyntaxError(`unexpected "}" in the items array`);
+        if (sep === 2) throw new SyntaxError('a comma before the end of the items array');
         arrayEnd = i;
         break;
       }
@@ -149,8 +158,13 @@ function scan(chunk: Uint8Array, start: number, state: ScanState): ScanResult {
       if (depth === 0) {
         inItem = false;
         lastEnd = i + 1;
+        sep = 1;
       }
-    } else if (depth === 0 && b !== COMMA && !isSpace(b)) {
+    } else if (depth === 0 && b === COMMA) {
+      if (sep !== 1) throw new SyntaxError('a comma in the items array without an item before it');
+      sep = 2;
+    } else if (depth === 0 && !isSpace(b)) {
+      if (sep === 1) throw missingComma();
       inItem = true;
       itemStart = i;
       if (runStart === -2) runStart = i;
@@ -163,6 +177,7 @@ function scan(chunk: Uint8Array, start: number, state: ScanState): ScanResult {
   state.escaped = escaped;
   state.inLiteral = inLiteral;
   state.inItem = inItem;
+  state.sep = sep;
   return { runStart, itemStart, lastEnd, arrayEnd };
 }
 
@@ -233,7 +248,7 @@ export function createListBodyParser(onHead?: (head: Record<string, unknown>) =>
   let arrayAt = 0;
   let items: unknown[] = [];
 
-  const state: ScanState = { depth: 0, inString: false, escaped: false, inLiteral: false, inItem: false };
+  const state: ScanState = { depth: 0, inString: false, escaped: false, inLiteral: false, inItem: false, sep: 0 };
   // Bytes of the unparsed run of items that started in an earlier chunk.
   let held: Uint8Array[] = [];
   let heldBytes = 0;
@@ -315,6 +330,7 @@ export function createListBodyParser(onHead?: (head: Record<string, unknown>) =>
     state.escaped = false;
     state.inLiteral = false;
     state.inItem = false;
+    state.sep = 0;
     scanItems(all, 0);
   };
 
@@ -391,9 +407,9 @@ export function createListBodyParser(onHead?: (head: Record<string, unknown>) =>
           size += chunk.length;
           return buffer();
         case 'items':
-          if (cutting && cutAtMarker(chunk)) return;
-          if (cutting) return scanFromHeld(chunk);
-          return scanItems(chunk, 0);
+          if (!cutting) return scanItems(chunk, 0);
+          if (cutAtMarker(chunk)) return;
+          return scanFromHeld(chunk);
         case 'tail':
         case 'whole':
           parts.push(chunk);

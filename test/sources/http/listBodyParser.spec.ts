@@ -185,6 +185,42 @@ test('property: lists of objects opening with one key (the marker cutter), with 
   );
 });
 
+test('separators between items are checked wherever the chunks fall: a missing, doubled, leading or trailing comma throws a SyntaxError', (t) => {
+  const bodies = ['[,]', '[1,]', '[,1]', '[{"a":1},,{"b":2}]', '[{"a":1} {"b":2}]', '[{"a":1}{"b":2}]', '["a""b"]', '[1 2]', '[[1][2]]', '[{"a":1},]'].map((items) => `{"kind":"XList","items":${items}}`);
+  for (const body of bodies) {
+    for (const size of [1, 2, 3, 5, 8, 13, 1000]) {
+      t.throws(() => feed(body, size), { instanceOf: SyntaxError }, `${body} in chunks of ${size}`);
+      t.throws(() => feed(body, size, 1 << 20), { instanceOf: SyntaxError }, `${body} in chunks of ${size}, kept whole`);
+    }
+  }
+  const good = '{"kind":"XList","items":[ {"a":1} , {"b":2},"c" ,3 ,[4],true ]}';
+  for (const size of [1, 2, 3, 5, 1000]) t.deepEqual(feed(good, size).value, JSON.parse(good), `chunks of ${size}`);
+});
+
+test('property: a list body with one byte deleted, replaced or inserted is accepted exactly when JSON.parse accepts it, and then equals it, however it is chunked', (t) => {
+  const edit = fc.record({ at: fc.nat(), kind: fc.constantFrom('delete', 'replace', 'insert'), byte: fc.constantFrom(...Buffer.from(',:[]{}" \\1an')) });
+  fc.assert(
+    fc.property(markedList(), edit, ({ text, sizes }, { at, kind, byte }) => {
+      const bytes = Buffer.from(text);
+      const i = at % (bytes.length + 1);
+      const edited = Buffer.concat([bytes.subarray(0, i), kind === 'delete' ? Buffer.alloc(0) : Buffer.from([byte]), bytes.subarray(kind === 'insert' ? i : i + 1)]);
+      const body = Buffer.from(edited.toString()).equals(edited) ? edited.toString() : text; // an edit that breaks a multi-byte character: the body as it was
+      let expected: unknown;
+      try {
+        expected = JSON.parse(body);
+      } catch {
+        t.throws(() => feedCycling(body, sizes, 2), { instanceOf: SyntaxError }, body);
+        return;
+      }
+      const { taken, end } = feedCycling(body, sizes, 2);
+      const items = (expected as { items?: unknown }).items;
+      if (Array.isArray(items) && taken.length > 0) t.deepEqual([...taken, ...end.items], items);
+      else t.deepEqual(end, expected);
+    }),
+    { numRuns: 600 },
+  );
+});
+
 test('the marker cutter throws on what is not JSON as the scanner does: garbage after a cut item, a body ending inside an item, an unclosed array', (t) => {
   const item = (i: number): string => `{"metadata":{"name":"c${i}"},"data":{"k":"${'v'.repeat(40)}"}}`;
   const items = Array.from({ length: 40 }, (_, i) => item(i));
