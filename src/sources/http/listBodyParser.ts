@@ -17,7 +17,9 @@
  *   bracket open, one after the array's end leaves text after `]`). When the parse fails (a nested
  *   array repeating the marker) or a chunk has no marker (an item larger than a chunk, other first
  *   keys, whitespace between items), the scanner takes over from the held item's first byte and
- *   hands back at the next chunk where an item starts.
+ *   hands back at the next chunk where an item starts. Once the bytes of failed cuts pass an eighth
+ *   of those cut (and 256 KiB), the scanner keeps the rest of the body: items that repeat the
+ *   marker in a nested array cost what the scanner costs, not a failed parse on top.
  *
  * A body is only streamed once it has grown past `streamAfterBytes` (4 MiB: a page of 500 objects
  * stays below it and is parsed whole, a one-page list of the whole collection, or an unpaged relist,
@@ -46,6 +48,8 @@ const CLOSE_BRACKET = 0x5d;
 const COMMA = 0x2c;
 const COLON = 0x3a;
 
+/** Bytes of failed cuts a body may have beyond an eighth of the bytes cut, before the marker cutter is off for the rest of it. */
+const failedCutSlack = 256 * 1024;
 /** Bytes of an item's first key searched for when learning the marker. */
 const maxMarkerKeyBytes = 128;
 
@@ -255,6 +259,12 @@ export function createListBodyParser(onHead?: (head: Record<string, unknown>) =>
   // The marker cutter is on: `held` begins at an item's `{` and `state` is not kept.
   let cutting = false;
   let marker: Uint8Array | undefined;
+  // Bytes parsed by cuts that held and by cuts that failed. Items that repeat the marker in a
+  // nested array fail most cuts; once the failed bytes pass an eighth of the cut ones (and the
+  // slack), the scanner keeps the body, which then costs what it cost before the cutter.
+  let cutBytes = 0;
+  let failedBytes = 0;
+  let cutterOff = false;
 
   const parseRun = (text: string): void => {
     const run = JSON.parse(`[${text}]`) as unknown[];
@@ -294,7 +304,7 @@ export function createListBodyParser(onHead?: (head: Record<string, unknown>) =>
       }
     } else if (lastEnd >= 0 && state.inItem && !state.inLiteral) {
       // An item starts in this chunk and is held from its first byte: hand the next chunk to the marker.
-      const found = markerAt(chunk, itemStart);
+      const found = cutterOff ? undefined : markerAt(chunk, itemStart);
       if (found !== undefined) {
         if (marker === undefined || !sameBytes(marker, found)) marker = found;
         cutting = true;
@@ -311,9 +321,13 @@ export function createListBodyParser(onHead?: (head: Record<string, unknown>) =>
     try {
       parsed = JSON.parse(`[${utf8(run)}]`) as unknown[];
     } catch {
-      return false; // not an item's end: the scanner decides, and throws if the body is not JSON
+      // Not an item's end: the scanner decides, and throws if the body is not JSON.
+      failedBytes += run.length;
+      if (failedBytes > cutBytes / 8 + failedCutSlack) cutterOff = true;
+      return false;
     }
     for (let i = 0; i < parsed.length; i++) items.push(parsed[i]);
+    cutBytes += run.length;
     held = [chunk.subarray(cut + 2)];
     heldBytes = chunk.length - cut - 2;
     return true;

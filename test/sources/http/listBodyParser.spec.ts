@@ -221,6 +221,18 @@ test('property: a list body with one byte deleted, replaced or inserted is accep
   );
 });
 
+test('a large list whose items repeat the marker in nested arrays (most cuts fail, the cutter gives the body to the scanner) parses to JSON.parse of it, in parts', (t) => {
+  const item = (i: number): unknown => ({ apiVersion: 'x.io/v1', kind: 'XR', metadata: { name: `x${i}` }, spec: { refs: Array.from({ length: 20 }, (_, j) => ({ apiVersion: 'aws.io/v1', name: `b${i}-${j}` })) } });
+  const text = JSON.stringify({ kind: 'XRList', apiVersion: 'x.io/v1', metadata: { resourceVersion: '8' }, items: Array.from({ length: 2000 }, (_, i) => item(i)) });
+  t.true(text.length > 2 * 256 * 1024, 'larger than the failed cuts the cutter allows');
+  const whole = JSON.parse(text) as { items: unknown[] };
+  for (const sizes of [[1500], [65536], [700, 3000, 41]]) {
+    const { taken, end } = feedCycling(text, sizes, 100);
+    t.deepEqual([...taken, ...end.items], whole.items, `chunks of ${sizes.join(', ')}`);
+    t.true(taken.length > 0, 'taken as they came');
+  }
+});
+
 test('the marker cutter throws on what is not JSON as the scanner does: garbage after a cut item, a body ending inside an item, an unclosed array', (t) => {
   const item = (i: number): string => `{"metadata":{"name":"c${i}"},"data":{"k":"${'v'.repeat(40)}"}}`;
   const items = Array.from({ length: 40 }, (_, i) => item(i));
