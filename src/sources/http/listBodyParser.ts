@@ -23,10 +23,10 @@
  *
  * A body is only streamed once it has grown past `streamAfterBytes` (4 MiB: a page of 500 objects
  * stays below it and is parsed whole, a one-page list of the whole collection, or an unpaged relist,
- * streams). A body without a head
- * before `"items":[` (within 64 KiB) is kept and parsed whole at the end. The items of a streamed
- * body can be taken as they are parsed ({@link ListBodyParser.takeItems}), so that whoever stores
- * them works while the rest is on the wire.
+ * streams). A body without a head before `"items":[` (within 64 KiB) is kept and parsed whole at
+ * the end. The items of a streamed body can be taken as they are parsed
+ * ({@link ListBodyParser.takeItems}), so that whoever stores them works while the rest is on the
+ * wire.
  *
  * Internal to the HTTP ListerWatcher; pure (no I/O): {@link readList} feeds it a response.
  */
@@ -69,6 +69,9 @@ interface ScanState {
   /** Between items: 0 at the array's start, 1 after an item, 2 after a comma. */
   sep: 0 | 1 | 2;
 }
+
+/** The scanner at the items array's start (or at an item's first byte). */
+const startState = (): ScanState => ({ depth: 0, inString: false, escaped: false, inLiteral: false, inItem: false, sep: 0 });
 
 const missingComma = (): SyntaxError => new SyntaxError('two items of the items array without a comma between them');
 
@@ -213,8 +216,6 @@ function markerAt(chunk: Uint8Array, start: number): Uint8Array | undefined {
   return marker;
 }
 
-const sameBytes = (a: Uint8Array, b: Uint8Array): boolean => a.length === b.length && a.every((byte, i) => byte === b[i]);
-
 /** What {@link createListBodyParser} returns. */
 export interface ListBodyParser {
   /** Feeds the next chunk. Throws a `SyntaxError` when the body cannot be JSON. */
@@ -252,7 +253,7 @@ export function createListBodyParser(onHead?: (head: Record<string, unknown>) =>
   let arrayAt = 0;
   let items: unknown[] = [];
 
-  const state: ScanState = { depth: 0, inString: false, escaped: false, inLiteral: false, inItem: false, sep: 0 };
+  const state = startState();
   // Bytes of the unparsed run of items that started in an earlier chunk.
   let held: Uint8Array[] = [];
   let heldBytes = 0;
@@ -306,7 +307,7 @@ export function createListBodyParser(onHead?: (head: Record<string, unknown>) =>
       // An item starts in this chunk and is held from its first byte: hand the next chunk to the marker.
       const found = cutterOff ? undefined : markerAt(chunk, itemStart);
       if (found !== undefined) {
-        if (marker === undefined || !sameBytes(marker, found)) marker = found;
+        marker = found;
         cutting = true;
       }
     }
@@ -339,12 +340,7 @@ export function createListBodyParser(onHead?: (head: Record<string, unknown>) =>
     held = [];
     heldBytes = 0;
     cutting = false;
-    state.depth = 0;
-    state.inString = false;
-    state.escaped = false;
-    state.inLiteral = false;
-    state.inItem = false;
-    state.sep = 0;
+    Object.assign(state, startState());
     scanItems(all, 0);
   };
 
