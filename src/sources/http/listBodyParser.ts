@@ -318,16 +318,14 @@ export function createListBodyParser(onHead?: (head: Record<string, unknown>) =>
     const cut = lastIndexOfMarker(chunk, marker!);
     if (cut < 0) return false;
     const run = heldBytes === 0 ? chunk.subarray(0, cut + 1) : concatBytes([...held, chunk.subarray(0, cut + 1)], heldBytes + cut + 1);
-    let parsed: unknown[];
     try {
-      parsed = JSON.parse(`[${utf8(run)}]`) as unknown[];
+      parseRun(utf8(run)); // adds nothing when it throws
     } catch {
       // Not an item's end: the scanner decides, and throws if the body is not JSON.
       failedBytes += run.length;
       if (failedBytes > cutBytes / 8 + failedCutSlack) cutterOff = true;
       return false;
     }
-    for (let i = 0; i < parsed.length; i++) items.push(parsed[i]);
     cutBytes += run.length;
     held = [chunk.subarray(cut + 2)];
     heldBytes = chunk.length - cut - 2;
