@@ -92,24 +92,29 @@ export interface HeapSample {
   readonly role?: string;
   /** When the process took that role (ms from the soak's start); 0 or less for the role it started in or held before the soak began. */
   readonly roleSince?: number;
+  /** When the process wrote its first log line (ms from the soak's start; negative for one up before the soak began). */
+  readonly startedAt?: number;
 }
 
 /**
- * The memory samples of the log, each with the role its process held then: a replica follows from
- * its start and leads from each `leadership` line whose state is `leading` until one that is not.
- * The informers process has no role. Times are ms from `soakStart`.
+ * The memory samples of the log, each with the role its process held then and when the process
+ * started (its first line): a replica follows from its start and leads from each `leadership` line
+ * whose state is `leading` until one that is not. The informers process has no role. Times are ms
+ * from `soakStart`.
  */
 export function memorySamples(lines: readonly LogLine[], soakStart: number): Array<HeapSample & { process: string; rss: number }> {
   const atStart = { role: 'following', since: 0 };
   const roleOf = new Map<string, { role: string; since: number }>();
+  const startedAt = new Map<string, number>();
   return lines.flatMap((l) => {
+    if (!startedAt.has(l.replica)) startedAt.set(l.replica, l.at - soakStart);
     if (l.event === 'leadership') {
       const role = l['state'] === 'leading' ? 'leading' : 'following';
       if ((roleOf.get(l.replica) ?? atStart).role !== role) roleOf.set(l.replica, { role, since: l.at - soakStart });
     }
     if (l.event !== 'memory') return [];
     const held = roleOf.get(l.replica) ?? (l.replica === 'informers' ? undefined : atStart);
-    return [{ process: l.replica, at: l.at - soakStart, heapUsed: l['heapUsed'] as number, rss: l['rss'] as number, ...(held ? { role: held.role, roleSince: held.since } : {}) }];
+    return [{ process: l.replica, at: l.at - soakStart, heapUsed: l['heapUsed'] as number, rss: l['rss'] as number, startedAt: startedAt.get(l.replica)!, ...(held ? { role: held.role, roleSince: held.since } : {}) }];
   });
 }
 
@@ -118,13 +123,16 @@ export function memorySamples(lines: readonly LogLine[], soakStart: number): Arr
  * checkpoint window of samples is compared with the first window's, role by role. A replica that
  * takes the lead starts its controller's work (the queue, the write record, the reconcile code) and
  * settles at a level of its own, so a role's windows are compared with that role's first window.
- * A sample counts from the end of the warm-up, and after a change of role only once the process has
- * held the new role for a whole window. A term that leaves something behind still shows: a follower
- * back from a term is held to its first follower window. `windows` holds each role's medians (`all`
- * for samples without a role); a process that never held a role for a window has none.
+ * A sample counts from the end of the warm-up — for a process started during the soak (a killed
+ * replica's replacement), a warm-up after its own start, as a young process has code and caches
+ * still to build — and after a change of role only once the process has held the new role for a
+ * whole window. A term that leaves something behind still shows: a follower back from a term is
+ * held to its first follower window. `windows` holds each role's medians (`all` for samples without
+ * a role); a process that never held a role for a window has none.
  */
 export function heapFlatness(samples: readonly HeapSample[], warmUpUntil: number, windowMs: number, tolerance = 0.1): { flat: boolean; windows: Record<string, number[]>; worst: number } {
-  const settled = samples.filter((s) => s.at >= warmUpUntil && (s.roleSince === undefined || s.roleSince <= 0 || s.at >= s.roleSince + windowMs));
+  const warm = (s: HeapSample) => s.at >= warmUpUntil && (s.startedAt === undefined || s.startedAt <= 0 || s.at >= s.startedAt + warmUpUntil);
+  const settled = samples.filter((s) => warm(s) && (s.roleSince === undefined || s.roleSince <= 0 || s.at >= s.roleSince + windowMs));
   const windows: Record<string, number[]> = {};
   let worst = 0;
   for (const role of new Set(settled.map((s) => s.role ?? 'all'))) {

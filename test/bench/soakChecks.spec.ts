@@ -111,6 +111,27 @@ test('heapCheck: a replica whose roles changed often is judged on the windows wh
   t.false(heapCheck([...informers, ...replica2.map((s) => (s.at === 87062 ? { ...s, heapUsed: 70 * mib } : s))], config).flat, 'a follower at 70 MiB a window later fails');
 });
 
+test('heapCheck: a replica started during the soak (a killed leader\'s replacement) is judged after a warm-up of its own, and still fails if it grows after it', (t) => {
+  // The short soak of 280bd72's CI run: replica-4 replaced the leader killed at 44 s; its first
+  // window (samples at 56–76 s, 22–32 s after its start) had a median of 46.8 MiB, every later one
+  // 51.8–51.9, the level replica-3 (up since before the soak) followed at from its first window.
+  const mib = 2 ** 20;
+  const config = { warmUp: 52_700, checkpointMs: 30_000, end: 158_000 };
+  const informers = Array.from({ length: 17 }, (_, i) => ({ process: 'informers', at: 2_000 + 10_000 * i, heapUsed: 50.3 * mib, rss: 0 }));
+  const heapAt = (at: number) => (at < 60_000 ? 45 : at < 70_000 ? 46.8 : at < 80_000 ? 50.5 : 51.9);
+  const lines = [
+    line(44_300, 'replica-4', 'leadership', { state: 'following', holder: 'replica-3' }),
+    ...Array.from({ length: 11 }, (_, i) => 56_000 + 10_000 * i).map((at) => line(at, 'replica-4', 'memory', { heapUsed: heapAt(at) * mib, rss: 0 })),
+  ];
+  const replica4 = memorySamples(lines, 0);
+  t.true(replica4.every((s) => s.startedAt === 44_300), 'a replica started during the soak starts at its first line');
+  const result = heapCheck([...informers, ...replica4], config);
+  t.true(result.flat, JSON.stringify(result.byProcess['replica-4']));
+  t.deepEqual(result.byProcess['replica-4']!.windows, { following: [51.9 * mib, 51.9 * mib, 51.9 * mib] }, 'judged from 97 s, a warm-up after its start');
+  const growing = replica4.map((s) => (s.at >= 140_000 ? { ...s, heapUsed: 60 * mib } : s));
+  t.false(heapCheck([...informers, ...growing], config).flat, 'growth after its own warm-up still fails');
+});
+
 test('memorySamples: a replica follows from its start and leads between its leading and its next other leadership line; the informers have no role', (t) => {
   const lines = [
     line(1_000, 'r1', 'memory', { heapUsed: 1, rss: 2 }),
@@ -123,10 +144,10 @@ test('memorySamples: a replica follows from its start and leads between its lead
     line(5_000, 'r1', 'memory', { heapUsed: 7, rss: 8 }),
   ];
   t.deepEqual(memorySamples(lines, 500), [
-    { process: 'r1', at: 500, heapUsed: 1, rss: 2, role: 'following', roleSince: 0 },
-    { process: 'informers', at: 500, heapUsed: 3, rss: 4 },
-    { process: 'r1', at: 2_500, heapUsed: 5, rss: 6, role: 'leading', roleSince: 1_500 },
-    { process: 'r1', at: 4_500, heapUsed: 7, rss: 8, role: 'following', roleSince: 3_500 },
+    { process: 'r1', at: 500, heapUsed: 1, rss: 2, startedAt: 500, role: 'following', roleSince: 0 },
+    { process: 'informers', at: 500, heapUsed: 3, rss: 4, startedAt: 500 },
+    { process: 'r1', at: 2_500, heapUsed: 5, rss: 6, startedAt: 500, role: 'leading', roleSince: 1_500 },
+    { process: 'r1', at: 4_500, heapUsed: 7, rss: 8, startedAt: 500, role: 'following', roleSince: 3_500 },
   ]);
 });
 
