@@ -97,6 +97,15 @@ export async function expectStatus(client: ApiClient, ok: number[], method: stri
   if (!ok.includes(status)) throw new Error(`${method} ${path}: ${status} ${text.slice(0, 200)}`);
 }
 
+/**
+ * Creates the benchmark's namespaces `0..count-1` (`namespaceOf`), one at a time; one that exists
+ * already is fine. Through {@link pool}, so a keep-alive socket the apiserver closed while the
+ * process was busy elsewhere (building client-go) costs a retry, not the run.
+ */
+export async function createNamespaces(client: ApiClient, count: number): Promise<void> {
+  await pool(0, count, 1, (ns) => expectStatus(client, [201, 409], 'POST', '/api/v1/namespaces', { metadata: { name: namespaceOf(ns) } }));
+}
+
 /** The merge patch of one benchmark update: its seq, and the time it was sent. */
 export function updatePatch(seq: number): object {
   return { metadata: { annotations: { [SEQ_ANNOTATION]: String(seq), [TIME_ANNOTATION]: nowMs().toFixed(3) } } };

@@ -28,7 +28,7 @@ import { buildClientGo, exited, machineInfo, goContender, lines, log, nodeConten
 import { nowMs, type ArmedMessage, type MeasuredMessage, type SyncedMessage } from '../protocol.js';
 import { nameOf, namespaceOf } from '../workload.js';
 import { buildLibrary } from '../library.js';
-import { apiClient, expectStatus, loadConfigMaps, pool, requestCounts, updatePatch } from './apiClient.js';
+import { apiClient, createNamespaces, expectStatus, loadConfigMaps, pool, requestCounts, updatePatch } from './apiClient.js';
 import { renderCluster, type ClusterResults, type ClusterSample, type Measured } from './report.js';
 
 const env = process.env;
@@ -188,7 +188,7 @@ const results: ClusterResults = {
 };
 if (contenders.some((c) => c.command('', '')[0].endsWith('client-go-bench'))) results.machine.go = buildClientGo();
 
-for (let ns = 0; ns < NAMESPACES; ns++) await expectStatus(client, [201, 409], 'POST', '/api/v1/namespaces', { metadata: { name: namespaceOf(ns) } });
+await createNamespaces(client, NAMESPACES);
 let loaded = 0;
 for (const n of sizes) {
   log(`N = ${n}: creating ConfigMaps ${loaded}..${n - 1} through the apiserver`);

@@ -35,7 +35,7 @@ import { buildGoContender, exited, lines, log, machineInfo, root } from '../chil
 import { buildLibrary } from '../library.js';
 import { nowMs } from '../protocol.js';
 import { nameOf, namespaceOf } from '../workload.js';
-import { apiClient, expectStatus, loadConfigMaps, type ApiClient } from '../cluster/apiClient.js';
+import { apiClient, createNamespaces, expectStatus, loadConfigMaps, type ApiClient } from '../cluster/apiClient.js';
 import { freshAnnotation, type ControllerEvent } from './protocol.js';
 import { renderControllerBench, resultFiles, type ControllerResults, type ControllerSample } from './report.js';
 
@@ -209,7 +209,7 @@ const results: ControllerResults = {
   failures: [],
 };
 
-for (let ns = 0; ns < NAMESPACES; ns++) await expectStatus(client, [201, 409], 'POST', '/api/v1/namespaces', { metadata: { name: namespaceOf(ns) } });
+await createNamespaces(client, NAMESPACES);
 let loaded = 0;
 for (const n of sizes) {
   log(`N = ${n}: creating ConfigMaps ${loaded}..${n - 1} through the apiserver`);

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { pool } from '../../bench/cluster/apiClient.js';
+import { createNamespaces, pool } from '../../bench/cluster/apiClient.js';
 
 const connectionError = (code: string): Error => Object.assign(new Error(`write ${code}`), { code });
 
@@ -28,4 +28,21 @@ test('pool: any other failure is retried 5 times, then the run fails with it', a
     { message: /500/ },
   );
   t.is(calls, 6);
+});
+
+test('createNamespaces: a create that meets a keep-alive socket the apiserver closed meanwhile is sent again (bench:cluster after building client-go)', async (t) => {
+  // bench:cluster built client-go for two minutes after its first request; the apiserver had closed
+  // that idle socket, and the first namespace create failed the run with "socket hang up".
+  const created: string[] = [];
+  let hangUps = 1;
+  const client = {
+    call: async (_method: string, _path: string, body?: unknown) => {
+      if (hangUps-- > 0) throw Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
+      created.push((body as { metadata: { name: string } }).metadata.name);
+      return { status: 201, text: '{}' };
+    },
+    close: () => undefined,
+  };
+  await createNamespaces(client, 3);
+  t.deepEqual(created, ['team-0', 'team-1', 'team-2']);
 });
