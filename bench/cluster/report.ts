@@ -32,6 +32,8 @@ export interface ClusterSample {
   forceClosed: number;
   /** configmaps requests the apiserver counted during this run, by verb. */
   requests: Record<string, number>;
+  /** How long the contender waited for the apiserver and etcd to go idle before it started, and whether they did (bench/cluster/waitForIdle.ts). */
+  settle?: { waitedMs: number; idle: boolean };
 }
 
 export interface ClusterResults {

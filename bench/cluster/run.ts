@@ -11,6 +11,8 @@
  * apiserver as fast as it takes them (BURST_CONCURRENCY in flight), and the CPU time the contender
  * spent until it had seen every one gives the CPU per event, the write-to-callback times the burst
  * latency; at the smallest N, RATE_UPDATES more at RATE writes/s give the latency at a steady rate.
+ * Each contender starts once the apiserver and etcd have been idle for a second (waitForIdle.ts),
+ * so none pays for what the control plane still does for the one before it.
  * After every contender run, the apiserver's log is searched for watchers it force-closed as
  * unresponsive, and its request counters say how many LISTs and WATCHes the contender sent.
  * The GET floors read the whole list once (JSON and protobuf) and decode nothing.
@@ -30,6 +32,7 @@ import { nameOf, namespaceOf } from '../workload.js';
 import { buildLibrary } from '../library.js';
 import { apiClient, createNamespaces, expectStatus, loadConfigMaps, pool, requestCounts, updatePatch } from './apiClient.js';
 import { renderCluster, type ClusterResults, type ClusterSample, type Measured } from './report.js';
+import { waitForIdle } from './waitForIdle.js';
 
 const env = process.env;
 const kubeconfig = env.KUBECONFIG;
@@ -44,6 +47,8 @@ const burstConcurrency = 32;
 const profile = env.BENCH_PROFILE === '1';
 if (profile) mkdirSync(join(root, '.scratch', 'profiles'), { recursive: true });
 const apiserverLog = join(dirname(kubeconfig), 'kube-apiserver.log');
+/** The control plane's processes, whose quiet each contender waits for (test/cluster/env.sh writes their PIDs beside the kubeconfig). */
+const controlPlane = ['apiserver.pid', 'etcd.pid'].map((file) => Number(readFileSync(join(dirname(kubeconfig), file), 'utf8').trim()));
 const NAMESPACES = 50;
 
 const node = (id: string, label: string, file: string, ...args: string[]): Contender => nodeContender(profile, id, label, file, ...args);
@@ -133,6 +138,8 @@ async function measure(child: ReturnType<typeof spawn>, out: ReturnType<typeof l
 async function runContender(contender: Contender, n: number, run: number): Promise<ClusterSample> {
   const tag = `cluster-${contender.id}-n${n}-r${run}`;
   const [command, args] = contender.command(kubeconfig!, tag);
+  const settle = await waitForIdle(controlPlane);
+  if (!settle.idle) log(`${tag}: the apiserver and etcd were still busy after ${(settle.waitedMs / 1000).toFixed(0)} s; starting anyway`);
   const logOffset = logSize();
   const before = await requestCounts(client);
   const child = spawn(command, args, { cwd: root, env: { ...env, BENCH_RX_LIB: rxLib, ...contender.env, BENCH_KUBECONFIG: kubeconfig, BENCH_TAG: tag }, stdio: ['pipe', 'pipe', 'inherit'] });
@@ -150,6 +157,7 @@ async function runContender(contender: Contender, n: number, run: number): Promi
       ...(synced.bytes !== undefined ? { bytes: synced.bytes } : {}),
       forceClosed: 0,
       requests: {},
+      settle: { waitedMs: Math.round(settle.waitedMs), idle: settle.idle },
     };
     if (!getOnly.has(contender.id)) {
       const burst = await measure(child, out, n, updates);
@@ -206,7 +214,7 @@ for (const n of sizes) {
           `N = ${n} run ${run + 1}/${runs} ${contender.id}: sync ${s.syncMs.toFixed(0)} ms, heap ${(s.heapRetained / 2 ** 20).toFixed(1)} MiB, peak RSS ${(s.maxRSSAtSync / 2 ** 20).toFixed(0)} MiB` +
             (s.burst ? `, settled RSS ${(s.settledRSS! / 2 ** 20).toFixed(0)} MiB, ${s.burst.cpuMsPer1000.toFixed(1)} ms CPU/1000 events, burst ${s.burst.writesPerSecond.toFixed(0)} writes/s p99 ${s.burst.p99.toFixed(1)} ms` : '') +
             (s.steady ? `, ${rate}/s p50 ${s.steady.p50.toFixed(2)} p99 ${s.steady.p99.toFixed(2)} ms` : '') +
-            `, requests ${JSON.stringify(s.requests)}, force-closed ${s.forceClosed}`,
+            `, requests ${JSON.stringify(s.requests)}, force-closed ${s.forceClosed}, waited ${s.settle!.waitedMs} ms for an idle control plane`,
         );
       } catch (error) {
         results.failures.push({ contender: contender.id, n, run, error: String((error as Error).message ?? error) });
