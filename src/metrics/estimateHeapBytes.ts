@@ -1,3 +1,5 @@
+import { placeBelow, type InternShape } from '../store/internal/internStrings.js';
+
 /**
  * What one parsed JSON value takes on the V8 heap, estimated from its shape as `JSON.parse` in
  * 64-bit V8 (Node's build, no pointer compression) lays it out, each figure measured on Node 24:
@@ -7,31 +9,35 @@
  * they count nothing here; an array 32 bytes plus a backing store of 16 + 8 per element; a string
  * 16 bytes plus one per character (two beyond Latin-1), rounded up to 8, except strings of up to
  * 8 characters, which `JSON.parse` internalizes (every `"Helm"` is one string: nothing); a number
- * outside the small integers a 16-byte heap number; `true`, `false` and `null` nothing. How close
+ * outside the small integers a 16-byte heap number; `true`, `false` and `null` nothing. With
+ * `places` (the store's `internedPlaces` for an object as cached), a string where the store keeps
+ * one copy for all objects (a label value, a timestamp, a manager) counts nothing either. How close
  * the sum comes to the heap measured is in BENCHMARKS.md (`npm run bench:memory`).
  *
  * ```text
  * {"metadata":{"name":"a"},"data":{"k":"value-of-k"}}  →  (24+16) + (24+8) + (24+8 + 32) = 136
  * ```
  */
-export function estimateHeapBytes(value: unknown): number {
+export function estimateHeapBytes(value: unknown, places?: InternShape | true): number {
   switch (typeof value) {
     case 'string':
-      return stringBytes(value);
+      return places === true ? 0 : stringBytes(value);
     case 'number':
       return Number.isInteger(value) && value >= -0x80000000 && value < 0x80000000 ? 0 : 16;
     case 'object': {
       if (value === null) return 0;
+      const shape = places === true ? undefined : places;
       if (Array.isArray(value)) {
         let bytes = 48 + 8 * value.length;
-        for (const item of value) bytes += estimateHeapBytes(item);
+        const each = placeBelow(shape, '*');
+        for (const item of value) bytes += estimateHeapBytes(item, each);
         return bytes;
       }
       let bytes = 24;
       let properties = 0;
       for (const key in value) {
         properties++;
-        bytes += 8 + estimateHeapBytes((value as Record<string, unknown>)[key]);
+        bytes += 8 + estimateHeapBytes((value as Record<string, unknown>)[key], placeBelow(shape, key));
       }
       return properties === 0 ? 0 : bytes;
     }

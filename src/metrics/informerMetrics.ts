@@ -4,6 +4,7 @@ import type { LatencyObjective, LatencyObjectiveStatus } from './latencyObjectiv
 import { latencyTracker } from './latencyTracker.js';
 import { wallClock } from '../sources/wallClock.js';
 import { heapBytesChange } from './heapBytesChange.js';
+import { internedPlaces } from '../store/internal/internStrings.js';
 import type { ListWatchStatus, RelistReason } from '../sources/reflector/listWatchStatus.js';
 import type { RawEvent } from '../sources/rawEvent.js';
 import type { StoreUpdate } from '../store/applyBatch.js';
@@ -165,7 +166,7 @@ export function informerMetrics(options: InformerMetricsOptions = {}): InformerM
   // Each cached key's estimate, so a delete or an update takes back what its add counted (by key:
   // a Map entry rewritten per update, where a WeakMap took a new entry per object version).
   let sizes = new Map<string, number>();
-  const sizeOf = (object: object): number => estimateHeapBytes(object) + cacheEntryBytes;
+  const sizeOf = (object: object): number => estimateHeapBytes(object, internedPlaces) + cacheEntryBytes;
   let synced = false;
   const count = { lists: 0, listPages: 0, watches: 0, relists: 0, backoffs: 0, errors: 0 };
   const relistReasons: Partial<Record<RelistReason, number>> = {};
@@ -229,7 +230,7 @@ export function informerMetrics(options: InformerMetricsOptions = {}): InformerM
           if (change.object !== change.oldObject) {
             // The new version shares its unchanged parts with the old one: only the rest is walked.
             const before = sizes.get(change.key) ?? sizeOf(change.oldObject);
-            const after = before + heapBytesChange(change.object, change.oldObject);
+            const after = before + heapBytesChange(change.object, change.oldObject, internedPlaces);
             sizes.set(change.key, after);
             estimatedBytes += after - before;
           }

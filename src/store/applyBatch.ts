@@ -1,5 +1,6 @@
 import { deepFreeze } from './internal/deepFreeze.js';
 import { freezeShared } from './internal/freezeShared.js';
+import { internStrings } from './internal/internStrings.js';
 import { editTrie, emptyTrie, type HashTrie, type TrieEditor } from './internal/hashTrie.js';
 import { adoptVersionedMap, editVersionedMap, type VersionedMap } from './internal/versionedMap.js';
 import type { Delta, DeltaBatch, Tombstone } from './delta.js';
@@ -35,7 +36,8 @@ const NO_ERRORS: readonly InformerError[] = Object.freeze([]);
  * isInInitialList)` otherwise, `isInInitialList` being true only for the objects of the first list
  * (R19); `Deleted` removes the key and always notifies `delete`. Indexes
  * are maintained incrementally (R26). The resourceVersion becomes the batch's (R28); `synced`
- * becomes true with the first listed batch. Objects entering the store are deeply frozen, and a new
+ * becomes true with the first listed batch. Objects entering the store are deeply frozen (their
+ * metadata strings that repeat across objects, such as label values, kept once), and a new
  * version of a cached object shares every part equal to the old version's (the parts it takes over
  * are the old version's objects: unchanged parts keep their identity from one version to the next).
  *
@@ -126,11 +128,13 @@ function storeUpdate<T extends KubeObject>(
 
 /**
  * @internal Makes an object ready to enter the store ahead of the batch that will carry it, as
- * {@link applyBatch} would (shares what it has in common with `previous`, the version the store
- * holds, and deep-freezes it), so a list page can be prepared while the next one is on the wire.
- * An update keeps the unchanged parts of the version it replaces, so only the rest is frozen.
+ * {@link applyBatch} would (takes the one copy of its metadata strings that repeat across objects,
+ * shares what it has in common with `previous`, the version the store holds, and deep-freezes it),
+ * so a list page can be prepared while the next one is on the wire. An update keeps the unchanged
+ * parts of the version it replaces, so only the rest is frozen.
  */
 export function prepareForStore<T>(object: T | Frozen<T>, previous?: Frozen<T>): Frozen<T> {
+  internStrings(object);
   return freezeShared(object, previous) as Frozen<T>; // frozen once more is frozen: Frozen<Frozen<T>> is Frozen<T>
 }
 

@@ -9,8 +9,9 @@ import type { Frozen } from '../frozen.js';
  * arrays, no cycles); anything else (a transform's class instance, a cycle) is still frozen and
  * ends, but only plain `{}`s are shared.
  *
- * Interning repeated short strings as well (label values, kinds, timestamps) was measured: another
- * ~290 bytes per ConfigMap, for ~30 % more CPU in the initial sync; not kept (bench/NOTES.md).
+ * Interning every repeated string in this walk was measured: another ~290 bytes per ConfigMap, for
+ * ~30 % more CPU in the initial sync; not kept (bench/NOTES.md). The store interns only the metadata
+ * places where strings repeat across objects, before this walk (`internStrings`).
  *
  * Internal: nothing here is exported from the package. The walk's parts are exported for
  * `freezeShared`, which freezes a new version while sharing it with the old one in the same walk.
