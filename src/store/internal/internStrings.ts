@@ -60,9 +60,19 @@ export function intern(text: string): string {
 
 /**
  * Replaces the strings at the places `shape` names in `value` (not frozen: parts already frozen
- * come from the store and were interned when they entered it) by the pool's copies.
+ * come from the store and were interned when they entered it) by the pool's copies. A member that
+ * cannot be written (a transform's read-only property or getter) ends the walk: the value is the
+ * same either way, so nothing is lost but some sharing.
  */
 export function internStrings(value: unknown, shape: InternShape = internedPlaces): void {
+  try {
+    internAt(value, shape);
+  } catch {
+    // A read-only member in strict mode: the rest stays as parsed, equal as JSON.
+  }
+}
+
+function internAt(value: unknown, shape: InternShape): void {
   if (value === null || typeof value !== 'object' || Object.isFrozen(value)) return;
   if (Array.isArray(value)) {
     const each = shape['*'];
@@ -71,7 +81,7 @@ export function internStrings(value: unknown, shape: InternShape = internedPlace
       const item: unknown = value[i];
       if (each === true) {
         if (typeof item === 'string') value[i] = intern(item);
-      } else internStrings(item, each);
+      } else internAt(item, each);
     }
     return;
   }
@@ -87,7 +97,7 @@ function internMember(record: Record<string, unknown>, key: string, place: Inter
   const member = record[key];
   if (place === true) {
     if (typeof member === 'string') record[key] = intern(member);
-  } else internStrings(member, place);
+  } else internAt(member, place);
 }
 
 /** The shape below `shape` at `key` (a member name or an index), if any. */

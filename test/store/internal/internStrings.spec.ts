@@ -78,3 +78,13 @@ test('estimateHeapBytes with the interned places counts their strings as shared;
   t.is(unplaced - placed, 56 + 32 + 40 + 40 + 48 + 48 + 56 + 32);
   t.is(heapBytesChange(b, a, internedPlaces), estimateHeapBytes(b, internedPlaces) - estimateHeapBytes(a, internedPlaces));
 });
+
+test('an object a transform made with a read-only label value or a getter still enters the store, unchanged', (t) => {
+  const object = parsed(1) as { metadata: { labels: Record<string, string>; creationTimestamp?: string } };
+  Object.defineProperty(object.metadata.labels, 'app.kubernetes.io/name', { value: 'a read-only label value', writable: false, enumerable: true });
+  Object.defineProperty(object.metadata, 'creationTimestamp', { get: () => '2026-12-03T08:00:00Z', enumerable: true, configurable: true });
+  const before = JSON.stringify(object);
+  const stored = prepareForStore(object);
+  t.is(JSON.stringify(stored), before);
+  t.true(Object.isFrozen(stored.metadata.labels));
+});
