@@ -1,4 +1,4 @@
-import { placeBelow, type InternShape } from '../store/internal/internStrings.js';
+import { placeBelow, type InternShape } from '../store/internedPlaces.js';
 import { estimateHeapBytes } from './estimateHeapBytes.js';
 
 /**

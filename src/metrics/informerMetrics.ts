@@ -4,7 +4,7 @@ import type { LatencyObjective, LatencyObjectiveStatus } from './latencyObjectiv
 import { latencyTracker } from './latencyTracker.js';
 import { wallClock } from '../sources/wallClock.js';
 import { heapBytesChange } from './heapBytesChange.js';
-import { internedPlaces } from '../store/internal/internStrings.js';
+import { internedPlaces } from '../store/internedPlaces.js';
 import type { ListWatchStatus, RelistReason } from '../sources/reflector/listWatchStatus.js';
 import type { RawEvent } from '../sources/rawEvent.js';
 import type { StoreUpdate } from '../store/applyBatch.js';

@@ -5,7 +5,8 @@ import { runInNewContext } from 'node:vm';
 import { estimateHeapBytes } from '../../../src/metrics/estimateHeapBytes.js';
 import { heapBytesChange } from '../../../src/metrics/heapBytesChange.js';
 import { prepareForStore } from '../../../src/store/applyBatch.js';
-import { intern, internedPlaces, internStrings } from '../../../src/store/internal/internStrings.js';
+import { intern, internStrings } from '../../../src/store/internal/internStrings.js';
+import { internedPlaces } from '../../../src/store/internedPlaces.js';
 
 /** A ConfigMap as kube-apiserver serves it, parsed on its own (its strings are its own copies). */
 const parsed = (i: number): Record<string, unknown> =>
