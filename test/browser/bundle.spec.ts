@@ -50,6 +50,12 @@ test('the browser build of a KubeConfig source refuses with a clear error instea
   t.false(inputs.some((input) => input.endsWith('nodeTransport.ts')));
 });
 
+test('the browser field swaps the store\'s string interning for its no-op (a web app\'s caches are small; its bundle is what it pays for)', async (t) => {
+  const { inputs } = await bundle(`export { informer } from './src/index.ts';`);
+  t.true(inputs.some((input) => input.endsWith('internStrings.browser.ts')));
+  t.false(inputs.some((input) => input.endsWith('internStrings.ts')));
+});
+
 test(`size budget: informer + operators + store + fetch source, minified and gzipped, rxjs excluded, at most ${budgetBytes} bytes`, async (t) => {
   const { code, errors } = await bundle(
     `export { informer, fetchListWatch, toDeltas, bufferByKey, dedupDeltas, resync, indexReducer, emptySnapshot, applyBatch, metaNamespaceKey, byNamespace, byLabel, parseLabelSelector, matchesLabels } from './src/index.ts';`,

@@ -13,6 +13,9 @@ import { internedPlaces, type InternShape } from '../internedPlaces.js';
  * dropped, so a value that stops recurring (a timestamp whose second has passed, a unique label
  * value) leaves it, and it never holds more than twice that many strings.
  *
+ * A browser bundle gets `internStrings.browser.ts` instead (the package's `browser` field), which
+ * interns nothing.
+ *
  * Internal: nothing here is exported from the package.
  */
 
