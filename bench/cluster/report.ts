@@ -13,6 +13,8 @@ export interface Measured {
   p99: number;
   max: number;
   maxRSS: number;
+  /** Watches the contender's source opened again during the measurement, as it counts them (rx: its WATCHING statuses after the first); 0 when its watch held. */
+  watchesReopened?: number;
 }
 
 export interface ClusterSample {
@@ -157,7 +159,17 @@ export function renderCluster(results: ClusterResults): string {
   p('| target | measured | verdict |');
   p('|---|---:|---|');
   for (const row of targetRows(targets, [false])) p(row);
-  p(`| no rx watcher force-closed during the bursts | ${closedBy('rx')} closed (client-node ${closedBy('client-node')}, client-go ${closedBy('client-go')}) | ${closedBy('rx') === 0 ? 'met' : '**not met**'} |`);
+  // The apiserver's log names a force-closed watch, not its client (kube-controller-manager's garbage
+  // collector watches every ConfigMap too); rx counts the watches it opened in each burst, so a
+  // watch of rx's that was closed shows as one opened again.
+  const rxBursts = results.samples.filter((s) => s.contender === 'rx').flatMap((s) => [s.burst, s.steady]).filter((m) => m !== undefined);
+  const reopened = rxBursts.every((m) => m.watchesReopened !== undefined) ? rxBursts.reduce((sum, m) => sum + m.watchesReopened!, 0) : undefined;
+  const closedText = `${closedBy('rx')} closed in rx's runs (client-node ${closedBy('client-node')}, client-go ${closedBy('client-go')})`;
+  p(
+    reopened === undefined
+      ? `| no rx watcher force-closed during the bursts | ${closedText} | ${closedBy('rx') === 0 ? 'met' : '**not met**'} |`
+      : `| no rx watcher force-closed during the bursts | ${closedText}; rx's watch opened again ${reopened} times in its bursts | ${reopened === 0 ? 'met' : '**not met**'} |`,
+  );
   p();
   const variants = ['rx-strip', 'rx-stream', 'rx-paged', 'rx-semi4']
     .filter((id) => contenders.some((c) => c.id === id))

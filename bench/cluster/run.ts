@@ -132,6 +132,7 @@ async function measure(child: ReturnType<typeof spawn>, out: ReturnType<typeof l
     p99: percentile(sorted, 99),
     max: sorted.at(-1)!,
     maxRSS: measured.maxRSS,
+    ...(typeof measured.instruments?.['watchesReopened'] === 'number' ? { watchesReopened: measured.instruments['watchesReopened'] } : {}),
   };
 }
 
@@ -213,6 +214,7 @@ for (const n of sizes) {
         log(
           `N = ${n} run ${run + 1}/${runs} ${contender.id}: sync ${s.syncMs.toFixed(0)} ms, heap ${(s.heapRetained / 2 ** 20).toFixed(1)} MiB, peak RSS ${(s.maxRSSAtSync / 2 ** 20).toFixed(0)} MiB` +
             (s.burst ? `, settled RSS ${(s.settledRSS! / 2 ** 20).toFixed(0)} MiB, ${s.burst.cpuMsPer1000.toFixed(1)} ms CPU/1000 events, burst ${s.burst.writesPerSecond.toFixed(0)} writes/s p99 ${s.burst.p99.toFixed(1)} ms` : '') +
+            (s.burst?.watchesReopened !== undefined ? `, watches opened again in the burst ${s.burst.watchesReopened}` : '') +
             (s.steady ? `, ${rate}/s p50 ${s.steady.p50.toFixed(2)} p99 ${s.steady.p99.toFixed(2)} ms` : '') +
             `, requests ${JSON.stringify(s.requests)}, force-closed ${s.forceClosed}, waited ${s.settle!.waitedMs} ms for an idle control plane`,
         );

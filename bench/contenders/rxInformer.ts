@@ -6,7 +6,8 @@
  * contenders a patched copy of it, so a proposed fix is measured against the original in the same run).
  * With BENCH_RX_METRICS=1, an `informerMetrics()` collector is wired in (as a factory does) and
  * each measurement also reports its `eventLatency` histogram's p50/p95/p99 over that measurement
- * (socket arrival to delivery), next to the harness's write-to-callback figures.
+ * (socket arrival to delivery), next to the harness's write-to-callback figures. Every measurement
+ * reports `watchesReopened`: the watches the source opened again during it (0 when its watch held).
  */
 import { KubeConfig } from '@kubernetes/client-node';
 import { pathToFileURL } from 'node:url';
@@ -30,19 +31,29 @@ kubeConfig.loadFromFile(process.env.BENCH_KUBECONFIG!);
 const collector = process.env.BENCH_RX_METRICS === '1' ? informerMetrics() : undefined;
 const metrics = collector && 'eventLatency' in collector.read() ? collector : undefined;
 let before: LatencyHistogram | undefined;
-const h = harness(
-  metrics && {
-    armed: () => void (before = metrics.read().eventLatency),
-    measured: () => histogramSince(before!, metrics.read().eventLatency),
+// Watches the source opened (its WATCHING statuses). Over a measurement, one opened after the first
+// means its watch ended and was opened again, so a watcher the apiserver force-closed then can be
+// told to be rx's. The first may itself come during a measurement (a run whose one WATCH request was
+// reported opened in the burst), so it is never counted as opened again.
+let watches = 0;
+let watchesAtArming = 0;
+const h = harness({
+  armed: () => {
+    watchesAtArming = watches;
+    if (metrics) before = metrics.read().eventLatency;
   },
-);
+  measured: () => ({ watchesReopened: Math.max(0, watches - Math.max(1, watchesAtArming)), ...(metrics ? histogramSince(before!, metrics.read().eventLatency) : {}) }),
+});
 
 h.start();
 const config: ListWatchConfig<KubeObject> = {
   ...(strip ? { transform: stripManagedFields } : {}),
   ...(streaming ? { streamingList: true } : {}),
   ...(paged ? { listSemantic: 'mostRecent' as const } : {}),
-  onStatus: (s) => s.type === 'ERROR' && console.error('[rx-informer]', s.error.message),
+  onStatus: (s) => {
+    if (s.type === 'WATCHING') watches++;
+    if (s.type === 'ERROR') console.error('[rx-informer]', s.error.message);
+  },
 };
 const resource = { version: 'v1', plural: 'configmaps' };
 const wholePages = (): ReturnType<typeof listWatch<KubeObject>> => {
