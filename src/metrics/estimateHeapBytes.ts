@@ -1,4 +1,4 @@
-import { placeBelow, type InternShape } from '../store/internedPlaces.js';
+import { placeBelow, type InternShape } from '../store/internShape.js';
 
 /**
  * What one parsed JSON value takes on the V8 heap, estimated from its shape as `JSON.parse` in

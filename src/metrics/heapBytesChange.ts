@@ -1,4 +1,4 @@
-import { placeBelow, type InternShape } from '../store/internedPlaces.js';
+import { placeBelow, type InternShape } from '../store/internShape.js';
 import { estimateHeapBytes } from './estimateHeapBytes.js';
 
 /**

@@ -1,4 +1,5 @@
-import { internedPlaces, type InternShape } from '../internedPlaces.js';
+import type { InternShape } from '../internShape.js';
+import { internedPlaces } from '../internedPlaces.js';
 
 /**
  * One copy of each string value that repeats across objects at the places {@link internedPlaces}
