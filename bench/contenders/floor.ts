@@ -7,12 +7,17 @@
  *   the previous one: the least a cache does (no freezing, no events, no snapshot).
  * - `floor.ts --map --fetch` (**floor-map-fetch**, opt-in): the same, with the watch read as
  *   client-node reads it (undici's `fetch`, `Readable.fromWeb`, `readline`), to tell the cost of
- *   keeping objects from the cost of how the socket is read. Plain http only (the test server).
+ *   keeping objects from the cost of how the socket is read. Plain http only (the test server);
+ *   its watch is not opened again when the server ends it.
+ *
+ * Over `node:http` the watch is opened again from the last resourceVersion when the server ends it
+ * (bench/contenders/floorWatch.ts), as any informer does.
  */
 import { KubeConfig } from '@kubernetes/client-node';
 import { readFileSync } from 'node:fs';
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { followWatch } from './floorWatch.js';
 import { harness } from './harness.js';
 
 type Item = { metadata: { namespace?: string; name: string } };
@@ -81,24 +86,13 @@ if (process.argv.includes('--fetch')) {
 }
 
 async function watchWithHttp(): Promise<void> {
-  const watch = await get(watchPath);
-  h.synced(cache?.size ?? count);
-  let rest: Buffer | undefined;
-  watch.on('data', (chunk: Buffer) => {
-    const buffer = rest ? Buffer.concat([rest, chunk]) : chunk;
-    let from = 0;
-    for (let eol = buffer.indexOf(10, from); eol >= 0; eol = buffer.indexOf(10, from)) {
-      const event = JSON.parse(buffer.toString('utf8', from, eol)) as { type: string; object: Item };
-      if (event.type === 'MODIFIED') {
-        keep(event.object);
-        h.seen(event.object as never);
-      }
-      from = eol + 1;
-    }
-    rest = from < buffer.length ? buffer.subarray(from) : undefined;
-  });
-  watch.on('end', () => {
-    console.error('[floor] watch ended');
+  const watchFrom = (resourceVersion: string): Promise<IncomingMessage> => get(watchPath.replace(`resourceVersion=${rv}`, `resourceVersion=${resourceVersion}`));
+  await followWatch(watchFrom, rv, (object) => {
+    keep(object);
+    h.seen(object as never);
+  }, (error) => {
+    console.error('[floor]', error.message);
     process.exit(1);
   });
+  h.synced(cache?.size ?? count);
 }
