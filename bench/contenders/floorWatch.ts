@@ -24,9 +24,7 @@ export async function followWatch(
   open: (resourceVersion: string) => Promise<IncomingMessage>,
   resourceVersion: string,
   onModified: (object: FloorEvent['object']) => void,
-  onError: (error: Error) => void = (error) => {
-    throw error;
-  },
+  onError: (error: Error) => void,
 ): Promise<void> {
   let last = resourceVersion;
   const read = (watch: IncomingMessage): void => {

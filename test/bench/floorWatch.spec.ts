@@ -19,10 +19,15 @@ test('followWatch: a watch the server ends is opened again from the last resourc
     });
   const seen: FloorEvent['object'][] = [];
   let wake: () => void = () => {};
-  await followWatch(open, rv, (object) => {
-    seen.push(object);
-    wake();
-  });
+  await followWatch(
+    open,
+    rv,
+    (object) => {
+      seen.push(object);
+      wake();
+    },
+    (error) => t.fail(error.message),
+  );
   const until = (count: number): Promise<void> => new Promise((resolve) => ((wake = () => seen.length >= count && resolve()), wake()));
   server.patch('configmaps', 'n', 'a', { data: { v: '1' } });
   await until(1);

@@ -69,7 +69,7 @@ test(`size budget: informer + operators + store + fetch source, minified and gzi
   t.true(gzipped <= budgetBytes, `${gzipped} bytes gzipped, over the budget of ${budgetBytes}`);
 });
 
-test('in a browser bundle the memory estimate counts label values and managedFields strings as held, since nothing there is interned', async (t) => {
+test('in a browser bundle the memory estimate counts the strings at the interned places (label values here) as each object\'s own, since nothing there is interned', async (t) => {
   // The browser field swaps the interning for its no-op, so each object keeps its own copies: an
   // estimate that still counted the interned places as shared read ~15 % low on large caches.
   const { code, errors } = await bundle(`export { informerMetrics } from './src/index.ts';`);
