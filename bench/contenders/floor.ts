@@ -62,12 +62,12 @@ for (;;) {
   page = await getJson(`/api/v1/configmaps?limit=500&continue=${encodeURIComponent(page.metadata.continue)}`);
 }
 const rv = page.metadata.resourceVersion;
-const watchPath = `/api/v1/configmaps?watch=1&allowWatchBookmarks=true&resourceVersion=${rv}&timeoutSeconds=3600`;
+const watchPathAt = (resourceVersion: string): string => `/api/v1/configmaps?watch=1&allowWatchBookmarks=true&resourceVersion=${resourceVersion}&timeoutSeconds=3600`;
 if (process.argv.includes('--fetch')) {
   const { fetch } = await import('undici');
   const { Readable } = await import('node:stream');
   const { createInterface } = await import('node:readline');
-  const response = await fetch(`${server.origin}${watchPath}`, { headers: { Accept: 'application/json' } });
+  const response = await fetch(`${server.origin}${watchPathAt(rv)}`, { headers: { Accept: 'application/json' } });
   h.synced(cache?.size ?? count);
   const lines = createInterface(Readable.fromWeb(response.body! as import('node:stream/web').ReadableStream<Uint8Array>));
   lines.on('line', (line) => {
@@ -86,8 +86,7 @@ if (process.argv.includes('--fetch')) {
 }
 
 async function watchWithHttp(): Promise<void> {
-  const watchFrom = (resourceVersion: string): Promise<IncomingMessage> => get(watchPath.replace(`resourceVersion=${rv}`, `resourceVersion=${resourceVersion}`));
-  await followWatch(watchFrom, rv, (object) => {
+  await followWatch((resourceVersion) => get(watchPathAt(resourceVersion)), rv, (object) => {
     keep(object);
     h.seen(object as never);
   }, (error) => {

@@ -1,4 +1,4 @@
-import { placeBelow, type InternShape } from '../store/internShape.js';
+import { internalizedLength, placeBelow, type InternShape } from '../store/internShape.js';
 
 /**
  * What one parsed JSON value takes on the V8 heap, estimated from its shape as `JSON.parse` in
@@ -54,7 +54,7 @@ export function estimateHeapBytes(value: unknown, places?: InternShape | true): 
 export const cacheEntryBytes = 120;
 
 function stringBytes(text: string): number {
-  if (text.length <= 8) return 0;
+  if (text.length <= internalizedLength) return 0;
   // eslint-disable-next-line no-control-regex
   const perChar = /[^\u0000-\u00ff]/.test(text) ? 2 : 1;
   return (16 + perChar * text.length + 7) & ~7;

@@ -1,4 +1,4 @@
-import type { InternShape } from '../internShape.js';
+import { internalizedLength, type InternShape } from '../internShape.js';
 import { internedPlaces } from '../internedPlaces.js';
 
 /**
@@ -26,9 +26,12 @@ const generationSize = 16_384;
 let current = new Map<string, string>();
 let older = new Map<string, string>();
 
-/** The pool's copy of `text`, which becomes the pool's when it has none; as it is when up to 8 characters (one copy already) or longer than a name (253). */
+/** Longer strings are not kept (a label value is at most 63 characters, a name 253). */
+const maxLength = 253;
+
+/** The pool's copy of `text`, which becomes the pool's when it has none; as it is when one copy already ({@link internalizedLength}) or longer than a name. */
 export function intern(text: string): string {
-  if (text.length <= 8 || text.length > 253) return text;
+  if (text.length <= internalizedLength || text.length > maxLength) return text;
   let copy = current.get(text);
   if (copy === undefined) {
     copy = older.get(text) ?? text;
