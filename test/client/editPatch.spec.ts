@@ -1,5 +1,7 @@
 import test from 'ava';
+import assert from 'node:assert/strict';
 import fc from 'fast-check';
+import { assertProperty } from '../helpers/assertProperty.js';
 import { freeze, type Draft } from 'immer';
 import { editPatch } from '../../src/client/editPatch.js';
 import { ControllerError } from '../../src/errors.js';
@@ -189,13 +191,14 @@ test('property: applying the operations to the base gives exactly the edited obj
     fc.record({ kind: fc.constant('push' as const), path, value: json.value }),
     fc.record({ kind: fc.constant('splice' as const), path, at: fc.nat(5) }),
   );
-  fc.assert(
+  assertProperty(
+    t,
     fc.property(json.object, fc.array(edit, { maxLength: 6 }), fc.boolean(), (body, edits, locked) => {
       const base = freeze({ ...body, metadata: { name: 'n', resourceVersion: '1' } }, true) as KubeObject;
       const { object, operations } = editPatch(base, (draft) => edits.forEach((e) => applyEdit(draft as Record<string, unknown>, e)), { optimisticLock: locked });
       const expected: unknown = JSON.parse(JSON.stringify(object));
-      t.deepEqual(applyJsonPatch(JSON.parse(JSON.stringify(base)), JSON.parse(JSON.stringify(operations))), expected);
-      if (operations.length === 0) t.deepEqual(JSON.parse(JSON.stringify(base)), expected);
+      assert.deepEqual(applyJsonPatch(JSON.parse(JSON.stringify(base)), JSON.parse(JSON.stringify(operations))), expected);
+      if (operations.length === 0) assert.deepEqual(JSON.parse(JSON.stringify(base)), expected);
     }),
     { numRuns: 300 },
   );

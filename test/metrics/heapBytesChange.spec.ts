@@ -1,5 +1,7 @@
 import test from 'ava';
+import assert from 'node:assert/strict';
 import fc from 'fast-check';
+import { assertProperty } from '../helpers/assertProperty.js';
 import { estimateHeapBytes } from '../../src/metrics/estimateHeapBytes.js';
 import { heapBytesChange } from '../../src/metrics/heapBytesChange.js';
 import { deepFreeze } from '../../src/store/internal/deepFreeze.js';
@@ -34,11 +36,12 @@ test('members that appear, disappear, become empty, change type or length', (t) 
 
 test('property: equals the difference of the two estimates, shared or not', (t) => {
   const json = fc.jsonValue({ maxDepth: 4 });
-  fc.assert(
+  assertProperty(
+    t,
     fc.property(json, json, fc.boolean(), (before, after, share) => {
       const old = deepFreeze<unknown>(structuredClone(before));
       const next: unknown = share ? freezeShared<unknown>(structuredClone(after), old) : after; // Frozen<JsonValue> would recurse without end
-      t.is(heapBytesChange(next, old), estimateHeapBytes(next) - estimateHeapBytes(old));
+      assert.equal(heapBytesChange(next, old), estimateHeapBytes(next) - estimateHeapBytes(old));
     }),
     { numRuns: 500 },
   );

@@ -1,5 +1,6 @@
 import test from 'ava';
 import fc from 'fast-check';
+import { assertProperty } from '../helpers/assertProperty.js';
 import { dedupDeltas } from '../../src/operators/dedupDeltas.js';
 import { dedupDeltaList } from '../../src/store/deltaRules.js';
 import { tombstone, type Delta, type DeltaBatch } from '../../src/store/delta.js';
@@ -42,7 +43,8 @@ test('nothing to collapse returns the same array', (t) => {
 
 test('property: no two adjacent deltas share a type, and the order of types is kept', (t) => {
   const delta = fc.constantFrom(U('1'), A('1'), S('1'), R('1'), Dfull('1'), Dtomb('1'), U('2'), Dfull('2'), Dtomb('2'));
-  fc.assert(
+  assertProperty(
+    t,
     fc.property(fc.array(delta, { maxLength: 30 }), (list) => {
       const out = dedupDeltaList(list);
       for (let i = 1; i < out.length; i++) if (out[i]!.type === out[i - 1]!.type) return false;
@@ -50,7 +52,6 @@ test('property: no two adjacent deltas share a type, and the order of types is k
       return JSON.stringify(out.map((d) => d.type)) === JSON.stringify(runs) && out.every((d) => list.includes(d));
     }),
   );
-  t.pass();
 });
 
 const batch = (entries: [string, Delta<object>[]][], extra: Partial<DeltaBatch<object>> = {}): DeltaBatch<object> => ({ deltas: new Map(entries), ...extra });

@@ -1,5 +1,7 @@
 import test from 'ava';
+import assert from 'node:assert/strict';
 import fc from 'fast-check';
+import { assertProperty } from '../../helpers/assertProperty.js';
 import { createListBodyParser } from '../../../src/sources/http/listBodyParser.js';
 
 /** Feeds `body` to a parser in chunks of `size` bytes; returns what onHead saw, when, and the result. Streams from the first byte unless `streamAfter` says otherwise. */
@@ -81,11 +83,12 @@ test('a body that is not JSON, or ends inside the items, throws a SyntaxError', 
 
 test('property: for any list of JSON items (escapes, brackets in strings, multi-byte text) and any chunking, the result is JSON.parse of the body', (t) => {
   const item = fc.jsonValue({ maxDepth: 4, stringUnit: 'binary' });
-  fc.assert(
+  assertProperty(
+    t,
     fc.property(fc.array(item, { maxLength: 30 }), fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 20 }), fc.boolean(), fc.constantFrom(0, 50, 1 << 20), (items, sizes, spaced, streamAfter) => {
       const head = { kind: 'WidgetList', apiVersion: 'example.com/v1', metadata: { resourceVersion: '12' } };
       const text = spaced ? JSON.stringify({ ...head, items }, null, 1) : JSON.stringify({ ...head, items });
-      t.deepEqual(feedCycling(text, sizes, 0, streamAfter).end, JSON.parse(text));
+      assert.deepEqual(feedCycling(text, sizes, 0, streamAfter).end, JSON.parse(text));
     }),
     { numRuns: 300 },
   );
@@ -131,11 +134,12 @@ test('takeItems takes nothing from a body kept whole, nor once the items array h
 
 test('property: taking items at any point of any chunking loses, repeats and reorders nothing', (t) => {
   const item = fc.jsonValue({ maxDepth: 3, stringUnit: 'binary' });
-  fc.assert(
+  assertProperty(
+    t,
     fc.property(fc.array(item, { maxLength: 30 }), fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 20 }), fc.integer({ min: 1, max: 8 }), (items, sizes, min) => {
       const text = JSON.stringify({ kind: 'WidgetList', metadata: { resourceVersion: '3' }, items });
       const { taken, end } = feedCycling(text, sizes, min);
-      t.deepEqual([...taken, ...end.items], JSON.parse(text).items);
+      assert.deepEqual([...taken, ...end.items], JSON.parse(text).items);
     }),
     { numRuns: 300 },
   );
@@ -174,12 +178,13 @@ function markedList(): fc.Arbitrary<{ text: string; sizes: number[] }> {
 }
 
 test('property: lists of objects opening with one key (the marker cutter), with that marker nested, in strings, after the array, and in items larger than a chunk, parse to JSON.parse of the body, taken in parts or not', (t) => {
-  fc.assert(
+  assertProperty(
+    t,
     fc.property(markedList(), fc.integer({ min: 0, max: 6 }), ({ text, sizes }, min) => {
       const { taken, end } = feedCycling(text, sizes, min);
       const whole = JSON.parse(text) as { items: unknown[] };
-      t.deepEqual([...taken, ...end.items], whole.items);
-      t.deepEqual({ ...end, items: [] }, { ...whole, items: [] });
+      assert.deepEqual([...taken, ...end.items], whole.items);
+      assert.deepEqual({ ...end, items: [] }, { ...whole, items: [] });
     }),
     { numRuns: 400 },
   );
@@ -199,7 +204,8 @@ test('separators between items are checked wherever the chunks fall: a missing, 
 
 test('property: a list body with one byte deleted, replaced or inserted is accepted exactly when JSON.parse accepts it, and then equals it, however it is chunked', (t) => {
   const edit = fc.record({ at: fc.nat(), kind: fc.constantFrom('delete', 'replace', 'insert'), byte: fc.constantFrom(...Buffer.from(',:[]{}" \\1an')) });
-  fc.assert(
+  assertProperty(
+    t,
     fc.property(markedList(), edit, ({ text, sizes }, { at, kind, byte }) => {
       const bytes = Buffer.from(text);
       const i = at % (bytes.length + 1);
@@ -209,13 +215,13 @@ test('property: a list body with one byte deleted, replaced or inserted is accep
       try {
         expected = JSON.parse(body);
       } catch {
-        t.throws(() => feedCycling(body, sizes, 2), { instanceOf: SyntaxError }, body);
+        assert.throws(() => feedCycling(body, sizes, 2), SyntaxError, body);
         return;
       }
       const { taken, end } = feedCycling(body, sizes, 2);
       const items = (expected as { items?: unknown }).items;
-      if (Array.isArray(items) && taken.length > 0) t.deepEqual([...taken, ...end.items], items);
-      else t.deepEqual(end, expected);
+      if (Array.isArray(items) && taken.length > 0) assert.deepEqual([...taken, ...end.items], items);
+      else assert.deepEqual(end, expected);
     }),
     { numRuns: 600 },
   );

@@ -1,5 +1,7 @@
 import test from 'ava';
+import assert from 'node:assert/strict';
 import fc from 'fast-check';
+import { assertProperty } from '../../helpers/assertProperty.js';
 import { deepFreeze } from '../../../src/store/internal/deepFreeze.js';
 
 test('freezes every object and array reachable from the value', (t) => {
@@ -89,11 +91,12 @@ test('an object its author made non-extensible, or with a read-only member, is s
 test('property: any JSON value stays equal to a copy taken before, and everything reachable is frozen', (t) => {
   const allFrozen = (value: unknown): boolean =>
     value === null || typeof value !== 'object' || (Object.isFrozen(value) && Object.values(value).every(allFrozen));
-  fc.assert(
+  assertProperty(
+    t,
     fc.property(fc.jsonValue(), (value) => {
       const copy = structuredClone(value);
       deepFreeze<unknown>(value); // a JSON value: Frozen<JsonValue> would recurse without end
-      t.deepEqual(value, copy);
+      assert.deepEqual(value, copy);
       return allFrozen(value);
     }),
   );

@@ -1,5 +1,6 @@
 import test from 'ava';
 import fc from 'fast-check';
+import { assertProperty } from '../../helpers/assertProperty.js';
 import { editTrie, emptyTrie, trieForEach, trieGet, type HashTrie } from '../../../src/store/internal/hashTrie.js';
 
 type Op = { kind: 'set'; key: string; value: number } | { kind: 'delete'; key: string } | { kind: 'commit' };
@@ -17,7 +18,8 @@ const op: fc.Arbitrary<Op> = fc.oneof(
 );
 
 test('property: behaves as a Map across batches, and old versions never change', (t) => {
-  fc.assert(
+  assertProperty(
+    t,
     fc.property(fc.array(op, { maxLength: 600 }), (ops) => {
       const model = new Map<string, number>();
       let trie: HashTrie<number> = emptyTrie();
@@ -50,7 +52,6 @@ test('property: behaves as a Map across batches, and old versions never change',
     }),
     { numRuns: 300 },
   );
-  t.pass();
 });
 
 test('a batch without effective changes returns the same trie', (t) => {

@@ -1,5 +1,6 @@
 import test from 'ava';
 import fc from 'fast-check';
+import { assertProperty } from '../../helpers/assertProperty.js';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { estimateHeapBytes } from '../../../src/metrics/estimateHeapBytes.js';
@@ -33,7 +34,8 @@ test('internStrings changes no value: any JSON keeps its value, frozen parts are
     value: fc.oneof({ depthSize: 'small' }, fc.string(), fc.integer(), fc.boolean(), fc.constant(null), fc.array(tie('value'), { maxLength: 4 }), fc.dictionary(fc.string(), tie('value'), { maxKeys: 4 })),
   })).value;
   const object = fc.record({ metadata: fc.record({ labels: fc.dictionary(fc.string(), json), managedFields: fc.array(json), ownerReferences: json, creationTimestamp: json }, { requiredKeys: [] }), data: json }, { requiredKeys: [] });
-  fc.assert(
+  assertProperty(
+    t,
     fc.property(object, (value) => {
       const before = JSON.stringify(value);
       internStrings(value);
