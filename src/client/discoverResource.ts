@@ -82,6 +82,16 @@ export function discoverKind(transport: HttpTransport, apiVersion: string, kind:
   );
 }
 
+/**
+ * @internal Whether `group`/`version`'s discovery document lists a resource of that plural (or, with
+ * no plural, of `kind`): how a resource served without a CRD (an aggregated API's, such as
+ * `metrics.k8s.io`) is told from a custom resource whose CRD is missing. False when the server has
+ * no such group version.
+ */
+export function discoveryServes(transport: HttpTransport, group: string, version: string, name: { readonly plural?: string; readonly kind?: string }): Observable<boolean> {
+  return resourcesOf(transport, group, version).pipe(map((resources) => resources?.some((r) => (name.plural !== undefined ? r.name === name.plural : r.kind === name.kind)) ?? false));
+}
+
 /** @internal `deployments.v1.apps` → name, version, group; `pods` → name only. */
 export function splitResourceText(text: string): { name: string; version?: string; group?: string } {
   const trimmed = text.trim();

@@ -7,7 +7,8 @@ import type { ListWatchConfig } from '../sources/listWatchConfig.js';
 import type { RawEvent } from '../sources/rawEvent.js';
 import { reflector } from '../sources/reflector/reflector.js';
 import type { KubeObject } from '../store/kubeObject.js';
-import { crdTargetOf, crdWatch, type CrdWatch } from './crdWatch.js';
+import { crdTargetOf } from '../sources/crd/crdTarget.js';
+import { crdWatch, type CrdWatch } from './crdWatch.js';
 
 /** @internal The source of one of a factory's informers, from its resource, its config and the hooks that learn its names. */
 export type FactorySource = <T extends KubeObject>(resource: ListWatchResource, config: ListWatchConfig<T>, hooks: CollectionHooks) => Observable<RawEvent<T>>;

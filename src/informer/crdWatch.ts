@@ -1,34 +1,16 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { catchError, filter, map, merge, of, type Observable } from 'rxjs';
 import { KubeApiError } from '../errors.js';
-import { kubernetesGroups } from '../client/kubernetesGroups.js';
-import type { ListWatchResource } from '../client/listWatchResource.js';
-import { splitApiVersion } from '../client/discoverResource.js';
 import { crdAvailability, type CrdObject } from '../sources/crd/crdAvailability.js';
-import type { CrdGateInput, CrdGateTarget } from '../sources/crd/crdGateStep.js';
+import type { CrdGateInput } from '../sources/crd/crdGateStep.js';
+import type { CrdTarget } from '../sources/crd/crdTarget.js';
+import { servedWithoutCrd, unlessServedWithoutCrd } from '../sources/crd/followCrd.js';
 import { createHttpListerWatcher } from '../sources/http/httpListerWatcher.js';
 import type { ListWatchConfig } from '../sources/listWatchConfig.js';
 import { reflector } from '../sources/reflector/reflector.js';
 import type { KubeObject } from '../store/kubeObject.js';
 import type { Snapshot } from '../store/snapshot.js';
 import { informer } from './informer.js';
-
-/** @internal A resource followed through its CRD: the CRD's group, and its plural or kind. */
-export interface CrdTarget extends CrdGateTarget {
-  readonly group: string;
-  readonly plural?: string;
-  readonly kind?: string;
-}
-
-/** @internal The CRD target of a resource, or `undefined` for a resource of a group Kubernetes serves itself. */
-export function crdTargetOf(resource: ListWatchResource): CrdTarget | undefined {
-  if ('plural' in resource) {
-    const group = resource.group ?? '';
-    return kubernetesGroups.has(group) ? undefined : { crd: `${resource.plural}.${group}`, group, version: resource.version, plural: resource.plural };
-  }
-  const [group, version] = splitApiVersion(resource.apiVersion);
-  return kubernetesGroups.has(group) ? undefined : { crd: `${resource.kind} in ${group}`, group, version, kind: resource.kind };
-}
 
 /** @internal One factory's watch of CustomResourceDefinitions, and what it says to each gated informer. */
 export interface CrdWatch {
@@ -43,7 +25,8 @@ const byGroupKind = (crd: Crd): string[] => [`${crd.spec?.group ?? ''}/${crd.spe
  * @internal The watch of CustomResourceDefinitions a factory shares among all its informers of
  * custom resources. It runs while one of them runs (each holds it through `snapshots$`). A watch
  * refused with 403 (no right to list CRDs) makes the gates step aside: those informers then run as
- * if there were no gate, as before.
+ * if there were no gate, as before; so does a resource that has no CRD but is served all the same
+ * (an aggregated API's, asked of discovery once).
  */
 export function crdWatch(kubeConfig: KubeConfig, config: Pick<ListWatchConfig<Crd>, 'scheduler' | 'backoff' | 'signal'>): CrdWatch {
   const resource = { group: 'apiextensions.k8s.io', version: 'v1', plural: 'customresourcedefinitions' };
@@ -66,6 +49,9 @@ export function crdWatch(kubeConfig: KubeConfig, config: Pick<ListWatchConfig<Cr
           map((snapshot): CrdGateInput => ({ type: 'crd', availability: crdAvailability(find(snapshot, target), target.version) })),
         ),
         refused,
-      ).pipe(catchError(() => of<CrdGateInput>({ type: 'crdWatchUnavailable' }))),
+      ).pipe(
+        catchError(() => of<CrdGateInput>({ type: 'crdWatchUnavailable' })),
+        unlessServedWithoutCrd(servedWithoutCrd(kubeConfig, target)),
+      ),
   };
 }

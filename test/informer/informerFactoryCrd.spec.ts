@@ -36,7 +36,8 @@ async function withServer(run: (server: TestApiServer) => Promise<void>): Promis
   }
 }
 
-const gadgetRequests = (server: TestApiServer) => server.requests.filter((r) => r.path.startsWith('/apis/example.com/'));
+/** Lists and watches of gadgets (a discovery of example.com/v1, which tells a CRD's resource from an aggregated API's, is not one). */
+const gadgetRequests = (server: TestApiServer) => server.requests.filter((r) => r.verb !== undefined && r.path.startsWith('/apis/example.com/'));
 
 test('an informer asked for before its CRD exists waits for it, syncs once it is established, empties its cache when it is deleted and resumes when it is back', (t) =>
   withServer(async (server) => {
@@ -146,6 +147,23 @@ test('without the right to list CRDs (403), informers of custom resources run as
       const informer = factory.informer(gadgets);
       t.is((await informer.whenSynced({ timeoutMs: 60_000 })).size, 1);
       t.true(server.requests.some((r) => r.resource === crds && r.injected === 'forbidden'), 'the CRD watch was tried');
+    } finally {
+      factory.dispose();
+    }
+  }));
+
+test('a factory informer of a resource served without a CRD (an aggregated API, as metrics.k8s.io) syncs as asked: the gate steps aside', (t) =>
+  withServer(async (server) => {
+    server.addResource({ group: 'metrics.k8s.io', version: 'v1beta1', plural: 'pods', kind: 'PodMetrics', namespaced: true });
+    server.create('pods.metrics.k8s.io', { apiVersion: 'metrics.k8s.io/v1beta1', kind: 'PodMetrics', metadata: { name: 'p', namespace: 'demo' } });
+    const factory = informerFactory(server.kubeConfig, fast);
+    try {
+      const metrics = factory.informer({ group: 'metrics.k8s.io', version: 'v1beta1', plural: 'pods', namespace: 'demo' });
+      const statuses: string[] = [];
+      metrics.status$.subscribe((status) => statuses.push(status.type));
+      const synced = await metrics.whenSynced({ timeoutMs: 10_000 });
+      t.true(synced.has('demo/p'));
+      t.false(statuses.some((s) => s.startsWith('CRD_')), `no CRD status: ${statuses.join(' ')}`);
     } finally {
       factory.dispose();
     }

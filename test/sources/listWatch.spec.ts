@@ -603,17 +603,23 @@ test('idle watchdog: no byte for idleTimeout → abort and re-watch from the las
     await until(() => server.openWatchCount === 0, 'the stalled watch to close');
   }));
 
-test('CRDs by { apiVersion, kind } through discovery; built-in kinds from the table', (t) =>
+test('CRDs by { apiVersion, kind } through their CRD (or discovery when the CRD is not followed); built-in kinds from the table', (t) =>
   withServer(async (server) => {
     server.create('widgets.example.com', { metadata: { name: 'w', namespace: 'default' }, spec: {} });
     const crd = start(server, { apiVersion: 'example.com/v1', kind: 'Widget' });
     const builtin = start(server, { apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default' });
-    await server.waitForWatches(2);
+    await until(() => lists(server).some((r) => r.path === '/apis/example.com/v1/widgets') && server.openWatchCount >= 3, 'the widgets listed and watched');
     crd.subscription.unsubscribe();
     builtin.subscription.unsubscribe();
     t.deepEqual(crd.summary().slice(0, 2), ['LIST_START', 'PAGE1(w)']);
-    t.deepEqual(server.requests.filter((r) => r.verb === undefined).map((r) => r.path), ['/apis/example.com/v1']);
-    t.deepEqual([...new Set(lists(server).map((r) => r.path))].sort(), ['/api/v1/namespaces/default/configmaps', '/apis/example.com/v1/widgets']);
+    t.deepEqual(server.requests.filter((r) => r.verb === undefined).map((r) => r.path), [], 'the CRD named the plural: no discovery');
+    t.deepEqual([...new Set(lists(server).map((r) => r.path))].sort(), ['/api/v1/namespaces/default/configmaps', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', '/apis/example.com/v1/widgets']);
+    // Not following the CRD (a 404 asked to be fatal), the kind is found through discovery.
+    const discovered = start(server, { apiVersion: 'example.com/v1', kind: 'Widget' }, { fatalErrors: 'permanent' });
+    await until(() => server.requests.some((r) => r.verb === undefined && r.path === '/apis/example.com/v1'), 'discovery of example.com/v1');
+    await until(() => discovered.summary().length >= 2, 'the widgets listed');
+    discovered.subscription.unsubscribe();
+    t.deepEqual(discovered.summary().slice(0, 2), ['LIST_START', 'PAGE1(w)']);
   }, { resources: [{ group: 'example.com', version: 'v1', plural: 'widgets', kind: 'Widget', namespaced: true }] }));
 
 test('unsubscribe aborts the open watch; an aborted signal completes the Observable', (t) =>

@@ -5,7 +5,9 @@
  * CRD was seen Established by a poll of the CRD every 20 ms).
  */
 import test from 'ava';
+import { informer } from '../../../src/informer/informer.js';
 import { informerFactory } from '../../../src/informer/informerFactory.js';
+import { listWatch } from '../../../src/sources/listWatch.js';
 import { controller } from '../../../src/controller/controller.js';
 import { resourceClient } from '../../../src/client/resourceClient.js';
 import { KubeApiError } from '../../../src/errors.js';
@@ -127,6 +129,41 @@ test('an informer and a controller of a custom resource: waiting for the CRD, re
     outcomes.unsubscribe();
   } finally {
     factory.dispose();
+    await client.delete(crdTarget(group)).catch(() => undefined);
+  }
+});
+
+test('a plain informer(listWatch(…)) of a custom resource follows its CRD as the factory does: resumes within 2 s of the CRD coming back', async (t) => {
+  // Issue 44 item 1: before, the plain source met the missing CRD with 404s and resumed only by its backoff (36 s).
+  const group = groupOf();
+  const timed: { at: number; status: ListWatchStatus }[] = [];
+  const gadgets = informer<KubeObject>(listWatch(kc, { group, version: 'v1', plural: 'gadgets', namespace: 'default' }));
+  const sub = gadgets.status$.subscribe((status) => timed.push({ at: performance.now(), status }));
+  sub.add(gadgets.changes$.subscribe());
+  try {
+    await until(() => timed.some((s) => s.status.type === 'CRD_MISSING'), 'CRD_MISSING');
+    const established = await createEstablished(crdOf(group), group);
+    await until(() => gadgets.snapshot.synced, 'synced once the CRD is established');
+    const firstResumeMs = performance.now() - established;
+    await client.create(gadget(group, 'a'));
+    await until(() => gadgets.snapshot.has('default/a'), 'a cached');
+
+    await client.delete(crdTarget(group));
+    await until(() => timed.some((s) => s.status.type === 'CRD_REMOVED'), 'CRD_REMOVED', 60_000);
+    await until(() => gadgets.snapshot.size === 0, 'the cache emptied with the CRD');
+    const removedAt = timed.findIndex((s) => s.status.type === 'CRD_REMOVED');
+
+    const back = await createEstablished(crdOf(group), group);
+    await until(() => timed.slice(removedAt).some((s) => s.status.type === 'WATCHING'), 'watching again');
+    const secondResumeMs = performance.now() - back;
+    await client.create(gadget(group, 'b'));
+    await until(() => gadgets.snapshot.has('default/b'), 'b cached after the CRD came back');
+    const crdStatuses = timed.filter((s) => s.status.type.startsWith('CRD_') && !notYetEstablished(s.status)).map((s) => s.status.type);
+    t.deepEqual(crdStatuses, ['CRD_MISSING', 'CRD_ESTABLISHED', 'CRD_REMOVED', 'CRD_ESTABLISHED'], 'the same statuses as through the factory');
+    console.log(`[e2e crd] plain listWatch: resume after the CRD was established: first ${firstResumeMs.toFixed(0)} ms (synced), again ${secondResumeMs.toFixed(0)} ms (watching)`);
+    t.true(firstResumeMs < 2_000 && secondResumeMs < 2_000, `resumed within 2 s (${firstResumeMs.toFixed(0)}, ${secondResumeMs.toFixed(0)} ms)`);
+  } finally {
+    sub.unsubscribe();
     await client.delete(crdTarget(group)).catch(() => undefined);
   }
 });
