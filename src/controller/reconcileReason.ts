@@ -1,3 +1,4 @@
+import { refIdentity } from '../store/objectRef.js';
 import type { ObjectRef } from '../store/objectRef.js';
 
 /**
@@ -51,14 +52,10 @@ export function mergeReasons(a: readonly ReconcileReason[], b: readonly Reconcil
 function reasonId(reason: ReconcileReason): string {
   switch (reason.type) {
     case 'owned':
-      return `owned ${refId(reason.child)}`;
+      return `owned ${refIdentity(reason.child)}`;
     case 'watched':
-      return `watched ${reason.source} ${refId(reason.object)}`;
+      return `watched ${reason.source} ${refIdentity(reason.object)}`;
     default:
       return JSON.stringify(reason);
   }
-}
-
-function refId(ref: ObjectRef): string {
-  return `${ref.apiVersion ?? ''}/${ref.kind ?? ''}/${ref.namespace ?? ''}/${ref.name}`;
 }

@@ -2,7 +2,7 @@ import { mergeMap, type OperatorFunction } from 'rxjs';
 import { isTombstone } from '../store/delta.js';
 import type { KubeObject } from '../store/kubeObject.js';
 import type { Notification } from '../store/notification.js';
-import type { ObjectRef } from '../store/objectRef.js';
+import { distinctRefs, type ObjectRef } from '../store/objectRef.js';
 import { ownerRefsOf, type OwnerMatch } from '../store/ownerReferences.js';
 
 /** The owner kind {@link toOwnerRefs} maps to: its `apiVersion` (only the group is compared) and `kind`. */
@@ -23,7 +23,8 @@ export interface ToOwnerRefsConfig {
  * Maps notifications of owned objects to refs of their owners: the `ownerReferences` of the owner
  * kind (group and kind compared, the version ignored; only the controller reference by default),
  * as controller-runtime's `EnqueueRequestForOwner`. An update maps the owners of the old and of the
- * new object, so an owner that lost a child hears of it; a delete maps the last known object.
+ * new object, so an owner that lost a child hears of it, each owner once (an update that keeps its
+ * owner maps it once); a delete maps the last known object.
  *
  * ```text
  * changes:  -a----------u------------d-------|     a/u/d = add/update/delete of ConfigMap c
@@ -42,9 +43,9 @@ export function toOwnerRefs(owner: OwnerType, config: ToOwnerRefsConfig = {}): O
   return mergeMap((change) => ownerRefsOfChange(change, owner, match));
 }
 
-/** @internal The owner refs one notification maps to (an update: the old object's owners, then the new one's). */
+/** @internal The owner refs one notification maps to, each once (an update: the old object's owners, then the new one's). */
 export function ownerRefsOfChange(change: Notification<KubeObject>, owner: OwnerType, match: OwnerMatch): readonly ObjectRef[] {
   const object = change.type === 'delete' && isTombstone(change.object) ? change.object.object : (change.object as KubeObject);
   const refs = ownerRefsOf(object, owner, match);
-  return change.type === 'update' ? [...ownerRefsOf(change.oldObject, owner, match), ...refs] : refs;
+  return change.type === 'update' ? distinctRefs([...ownerRefsOf(change.oldObject, owner, match), ...refs]) : refs;
 }

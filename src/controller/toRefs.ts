@@ -2,18 +2,19 @@ import type { Frozen } from '../store/frozen.js';
 import { mergeMap, type OperatorFunction } from 'rxjs';
 import { isTombstone } from '../store/delta.js';
 import type { Notification } from '../store/notification.js';
-import type { ObjectRef } from '../store/objectRef.js';
+import { distinctRefs, type ObjectRef } from '../store/objectRef.js';
 
 /**
  * Maps notifications of a related collection to refs of the objects to reconcile, through your
  * function (kube-rs's `watches` mapper, controller-runtime's `EnqueueRequestsFromMapFunc`). An
  * update maps both the old and the new object; a delete maps the last known object (a tombstone
- * without one maps nothing).
+ * without one maps nothing). One notification yields each ref once, however often the mapper
+ * names it.
  *
  * ```text
  * changes:  -a------u-------d----|      a Secret used by Sets s1 and s2 (mapper reads an index)
  * toRefs((secret) => setsUsing(secret))
- * refs:     -(xy)---(xyxy)--(xy)-|      x = s1, y = s2 (the queue runs each once)
+ * refs:     -(xy)---(xy)----(xy)-|      x = s1, y = s2 (old and new object map to both: each once)
  * ```
  *
  * A throwing mapper errors the stream, as a throwing `map` does.
@@ -26,9 +27,9 @@ export function toRefs<C>(mapper: (object: Frozen<C>) => readonly ObjectRef[]): 
   return mergeMap((change) => refsOfChange(change, mapper));
 }
 
-/** @internal The refs one notification maps to through `mapper` (an update: the old object's, then the new one's). */
+/** @internal The refs one notification maps to through `mapper`, each once (an update: the old object's, then the new one's). */
 export function refsOfChange<C>(change: Notification<C>, mapper: (object: Frozen<C>) => readonly ObjectRef[]): readonly ObjectRef[] {
-  if (change.type === 'update') return [...mapper(change.oldObject), ...mapper(change.object)];
-  if (change.type === 'delete' && isTombstone(change.object)) return change.object.object === undefined ? [] : mapper(change.object.object);
-  return mapper(change.object as Frozen<C>); // a delete's object that is not a tombstone
+  if (change.type === 'update') return distinctRefs([...mapper(change.oldObject), ...mapper(change.object)]);
+  if (change.type === 'delete' && isTombstone(change.object)) return change.object.object === undefined ? [] : distinctRefs(mapper(change.object.object));
+  return distinctRefs(mapper(change.object as Frozen<C>)); // a delete's object that is not a tombstone
 }

@@ -53,6 +53,14 @@ test('toOwnerRefs: match any; early unsubscribe; a bad owner type is a TypeError
   t.throws(() => toOwnerRefs(owner, { match: 'some' as never }), { instanceOf: TypeError, message: /match/ });
 });
 
+test('toOwnerRefs and toRefs: one notification yields one ref per distinct object (an update that keeps its owner, a mapper that repeats itself)', (t) =>
+  runMarbles(t, ({ cold, expectObservable }) => {
+    const changes = cold('-u-----m-----|', { u: update(ownedBy('c', 's1'), ownedBy('c', 's1')), m: add(configMap('s', { namespace: 'n' })) });
+    expectObservable(changes.pipe(toOwnerRefs(owner, { match: 'any' }), map(name))).toBe('-a-----------|', { a: 'n/s1' });
+    const mapper = () => [{ namespace: 'n', name: 'x' }, { namespace: 'n', name: 'y' }, { namespace: 'n', name: 'x' }];
+    expectObservable(changes.pipe(toRefs(mapper), map(name))).toBe('-(xy)--(xy)--|', { x: 'n/x', y: 'n/y' });
+  }));
+
 test('toRefs: the mapper sees the new (and old) object; a tombstone without an object maps nothing; a throwing mapper errors', (t) => {
   runMarbles(t, ({ cold, expectObservable }) => {
     const mapper = (o: KubeObject) => [{ namespace: 'n', name: `for-${o.metadata!.name}` }];
