@@ -49,7 +49,10 @@ export interface ReconcileContext {
   readonly retries: number;
   /** Aborted when the operator is unsubscribed or the run outlives `timeoutMs`; pass it to your API calls. */
   readonly signal: AbortSignal;
-  /** Why the key runs: every distinct reason gathered since its last run started, oldest first. */
+  /**
+   * Why the key runs: every distinct reason gathered since its last run started, oldest first; past
+   * `maxReasonsPerRun` (32) the first and the newest, with a `folded` reason counting those between.
+   */
   readonly reasons: readonly ReconcileReason[];
 }
 

@@ -24,7 +24,7 @@ export interface ControllerContext<T extends KubeObject> {
   readonly signal: AbortSignal;
   /** The primary cache at the start of the run; read related objects from snapshots, never from the API server. */
   readonly snapshot: Snapshot<T>;
-  /** Why it runs: every distinct reason gathered since the object's last run started. */
+  /** Why it runs: every distinct reason gathered since the object's last run started (past `maxReasonsPerRun`, the first and the newest, and a `folded` count). */
   readonly reasons: readonly ReconcileReason[];
 }
 
