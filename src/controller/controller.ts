@@ -1,5 +1,5 @@
 import type { Frozen } from '../store/frozen.js';
-import { defer, finalize, identity, map, merge, mergeMap, NEVER, Observable, share, take, takeUntil, type MonoTypeOperatorFunction, type SchedulerLike } from 'rxjs';
+import { defer, finalize, identity, map, merge, NEVER, Observable, share, take, takeUntil, type MonoTypeOperatorFunction, type SchedulerLike } from 'rxjs';
 import { writeRecord as processWrites, type WriteRecord } from '../client/writeRecord.js';
 import { optionChecks } from '../options/optionChecks.js';
 import type { Leadership } from '../coordination/electionState.js';
@@ -12,13 +12,16 @@ import { holdUntilSynced } from './holdUntilSynced.js';
 import { keepConnected } from './keepConnected.js';
 import { refCacheKey, refOfCacheKey, type ObjectRef } from '../store/objectRef.js';
 import { cacheFreshness } from './cacheFreshness.js';
-import { initialPriorityOf, primaryRequest, relatedRequests, type InitialPriority } from './changeRequests.js';
+import { initialPriorityOf, type InitialPriority } from './changeRequests.js';
+import { triggerRequest, type ControllerRequest } from './controllerRequest.js';
 import type { OwnerMatch } from '../store/ownerReferences.js';
 import { resolveReconcileConfig } from './reconcileConfig.js';
-import { lowPriority, type ReconcileReason } from './reconcileReason.js';
-import { reconcileObjects, type ControllerOutcome, type ControllerRequest, type ErrorPolicy, type ReconcileObjectsConfig, type Reconciler } from './reconcileObjects.js';
-import { ownerRefsOfChange, type OwnerType } from './toOwnerRefs.js';
-import { refsOfChange } from './toRefs.js';
+import { reconcileAllOf } from './reconcileAllOf.js';
+import { lowPriority } from './reconcileReason.js';
+import { reconcileObjects, type ControllerOutcome, type ErrorPolicy, type ReconcileObjectsConfig, type Reconciler } from './reconcileObjects.js';
+import { toOwnerRefs, type OwnerType } from './toOwnerRefs.js';
+import { toRefs } from './toRefs.js';
+import { toSelfRefs } from './toSelfRefs.js';
 
 /** What the controller needs of an informer: its changes and snapshot, its sync (`synced$`, `whenSynced`), `connect()` and `status$` to keep it running and see it fail. */
 export type ControllerInformer<T extends KubeObject> = Pick<Informer<T>, 'changes$' | 'snapshot' | 'synced$' | 'whenSynced' | 'connect' | 'status$'>;
@@ -124,11 +127,11 @@ export interface ControllerConfig<T extends KubeObject> extends Omit<ReconcileOb
  * `Controller` and controller-runtime's builder rebuilt from operators you can also use alone.
  *
  * ```text
- * primary.changes$ ──────────────────────── refs ─┐
- * owns:    child.changes$ ── toOwnerRefs ─── refs ─┤
- * watches: other.changes$ ── toRefs(map) ─── refs ─┼─ holdUntilSynced ─ takeUntil(shutdownOn) ─ reconcileObjects ─► outcomes
- * reconcileAllOn ─────────── reconcileAllOf ─ refs ─┤
- * triggers ───────────────────────────────── refs ─┘
+ * primary.changes$ ───────── toSelfRefs ───── requests ─┐
+ * owns:    child.changes$ ── toOwnerRefs ──── requests ─┤
+ * watches: other.changes$ ── toRefs(map) ──── requests ─┼─ holdUntilSynced ─ takeUntil(shutdownOn) ─ reconcileObjects ─► outcomes
+ * reconcileAllOn ─────────── reconcileAllOf ─ requests ─┤
+ * triggers ───────────────────────────────────── refs ─┘
  * ```
  *
  * - Every object of the primary cache is reconciled once at the start, then whenever it, one of its
@@ -182,9 +185,9 @@ export interface ControllerConfig<T extends KubeObject> extends Omit<ReconcileOb
  */
 export function controller<T extends KubeObject>(primary: ControllerInformer<T>, config: ControllerConfig<T>): Observable<ControllerOutcome> {
   const c = resolveControllerConfig(primary, config);
-  const { owned, watches, reconcileAllOn, triggers, shutdownOn, shutdownGraceMs, filter, ownerType, scheduler } = c;
+  const { owned, watches, reconcileAllOn, triggers, shutdownOn, shutdownGraceMs, filter, ownerType, scheduler, initialPriority } = c;
   const informers = [primary, ...owned.map((o) => o.informer), ...watches.map((w) => w.informer)];
-  const hold = holdUntilSynced<ControllerRequest>(informers, { timeoutMs: c.syncTimeoutMs });
+  const hold = holdUntilSynced<ControllerRequest | ObjectRef>(informers, { timeoutMs: c.syncTimeoutMs });
 
   /** One term of the work; `pending`: real changes seen while following (warm replicas), run first. */
   const run$ = (pending?: Map<string, ControllerRequest>) => defer(() => {
@@ -204,31 +207,22 @@ export function controller<T extends KubeObject>(primary: ControllerInformer<T>,
         stopped: () => (running.clear(), user?.stopped?.()),
       },
     });
-    const requests$ = merge(
+    // Every trigger is a public operator emitting ControllerRequests; a new one is one line here.
+    const requests$ = merge<(ControllerRequest | ObjectRef)[]>(
       // What changed while this replica followed, what is cached already (an informer that was running), then every change.
       defer(() => initialRequests(primary, pending, c.initial)),
-      primary.changes$.pipe(filter ?? identity, map((change) => primaryRequest(change, c.initial))),
-      ...owned.map((o) =>
-        o.informer.changes$.pipe(
-          o.filter ?? identity,
-          mergeMap((change) => relatedRequests(change, ownerRefsOfChange(change, ownerType!, o.match ?? 'controller'), { type: 'owned', child: refOfCacheKey(change.key) })),
-        ),
-      ),
-      ...watches.map((w, i) =>
-        w.informer.changes$.pipe(
-          w.filter ?? identity,
-          mergeMap((change) => relatedRequests(change, refsOfChange(change, w.map), { type: 'watched', source: w.name ?? `watches[${i}]`, object: refOfCacheKey(change.key) })),
-        ),
-      ),
-      ...(reconcileAllOn ? [reconcileAllOn.pipe(mergeMap(() => [...primary.snapshot.keys()].map((key): ControllerRequest => ({ ref: refOfCacheKey(key), priority: lowPriority, reasons: all }))))] : []),
-      ...(triggers ? [triggers.pipe(map((ref): ControllerRequest => ({ ref, reasons: triggered })))] : []),
+      primary.changes$.pipe(filter ?? identity, toSelfRefs<T>({ initialPriority })),
+      ...owned.map((o) => o.informer.changes$.pipe(o.filter ?? identity, toOwnerRefs(ownerType!, { match: o.match ?? 'controller' }))),
+      ...watches.map((w, i) => w.informer.changes$.pipe(w.filter ?? identity, toRefs(w.map, { name: w.name ?? `watches[${i}]` }))),
+      ...(reconcileAllOn ? [reconcileAllOn.pipe(reconcileAllOf(primary))] : []),
+      ...(triggers ? [triggers.pipe(map(triggerRequest))] : []),
     );
     return withShutdown(requests$.pipe(hold, takeUntil(stop$), work), stop$, keepConnected(informers), shutdownGraceMs, scheduler, running).pipe(finalize(() => pending?.clear()));
   });
   if (c.leadership === undefined) return run$();
   const leadership = c.leadership;
   if (!c.warmReplicas) return run$().pipe(whileLeading(leadership));
-  const primaryChanges$ = primary.changes$.pipe(filter ?? identity, map((change) => primaryRequest(change)));
+  const primaryChanges$ = primary.changes$.pipe(filter ?? identity, toSelfRefs<T>());
   return warm((pending) => run$(pending).pipe(whileLeading(leadership)), keepConnected(informers), primaryChanges$);
 }
 
@@ -308,6 +302,7 @@ function resolveControllerConfig<T extends KubeObject>(primary: ControllerInform
   return {
     reconcile,
     filter,
+    initialPriority,
     initial: initialPriorityOf(initialPriority as ((object: KubeObject) => number | undefined) | undefined),
     owned,
     watches,
@@ -324,8 +319,6 @@ function resolveControllerConfig<T extends KubeObject>(primary: ControllerInform
   };
 }
 
-const all: readonly ReconcileReason[] = [{ type: 'reconcileAll' }];
-const triggered: readonly ReconcileReason[] = [{ type: 'trigger' }];
 
 function rvOf(object: KubeObject | undefined): { resourceVersion?: string } {
   const rv = object?.metadata?.resourceVersion;

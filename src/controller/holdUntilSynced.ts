@@ -2,7 +2,7 @@ import { combineLatest, filter, NEVER, Observable, take, type MonoTypeOperatorFu
 import type { Informer } from '../informer/informer.js';
 import type { KubeObject } from '../store/kubeObject.js';
 import { refCacheKey, type ObjectRef } from '../store/objectRef.js';
-import type { ControllerRequest } from './reconcileObjects.js';
+import type { ControllerRequest } from './controllerRequest.js';
 import { mergeReasons } from './reconcileReason.js';
 
 /** Options of {@link holdUntilSynced}. */

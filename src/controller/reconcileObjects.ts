@@ -5,6 +5,7 @@ import type { Snapshot } from '../store/snapshot.js';
 import { refCacheKey, refOfCacheKey, type ObjectRef } from '../store/objectRef.js';
 import { reconcile, type ReconcileConfig, type ReconcileOutcome, type ReconcileRequest, type ReconcileResult } from './reconcile.js';
 import type { ReconcileReason } from './reconcileReason.js';
+import type { ControllerRequest } from './controllerRequest.js';
 
 /**
  * What a reconciler returns (kube-rs's `Action`, controller-runtime's `Result`): nothing to wait
@@ -28,12 +29,7 @@ export interface ControllerContext<T extends KubeObject> {
   readonly reasons: readonly ReconcileReason[];
 }
 
-/** A ref to reconcile with its priority and reason (see {@link ReconcileRequest}); a plain ref is `{ ref }`. */
-export interface ControllerRequest {
-  readonly ref: ObjectRef;
-  readonly priority?: number;
-  readonly reasons?: readonly ReconcileReason[];
-}
+export type { ControllerRequest } from './controllerRequest.js';
 
 /**
  * Reconciles one object, read from the cache when the run starts (the newest version, not the one
