@@ -1,10 +1,9 @@
 import type { Frozen } from '../store/frozen.js';
-import { defer, finalize, identity, map, merge, NEVER, Observable, share, take, takeUntil, type MonoTypeOperatorFunction, type SchedulerLike } from 'rxjs';
+import { defer, finalize, identity, map, merge, NEVER, Observable, takeUntil, type MonoTypeOperatorFunction } from 'rxjs';
 import { writeRecord as processWrites, type WriteRecord } from '../client/writeRecord.js';
 import { optionChecks } from '../options/optionChecks.js';
 import type { Leadership } from '../coordination/electionState.js';
 import { whileLeading } from '../coordination/whileLeading.js';
-import { ControllerError } from '../errors.js';
 import type { Informer } from '../informer/informer.js';
 import type { KubeObject } from '../store/kubeObject.js';
 import type { Notification } from '../store/notification.js';
@@ -15,10 +14,10 @@ import { cacheFreshness } from './cacheFreshness.js';
 import { initialPriorityOf, type InitialPriority } from './changeRequests.js';
 import { triggerRequest, type ControllerRequest } from './controllerRequest.js';
 import type { OwnerMatch } from '../store/ownerReferences.js';
-import { resolveReconcileConfig } from './reconcileConfig.js';
+import { resolveReconcileConfig } from './queue/reconcileConfig.js';
 import { reconcileAllOf } from './reconcileAllOf.js';
 import { lowPriority } from './reconcileReason.js';
-import { reconcileObjects, type ControllerOutcome, type ErrorPolicy, type ReconcileObjectsConfig, type Reconciler } from './reconcileObjects.js';
+import { objectsQueue, type ControllerOutcome, type ErrorPolicy, type ReconcileObjectsConfig, type Reconciler } from './reconcileObjects.js';
 import { toOwnerRefs, type OwnerType } from './toOwnerRefs.js';
 import { toRefs } from './toRefs.js';
 import { toSelfRefs } from './toSelfRefs.js';
@@ -185,28 +184,14 @@ export interface ControllerConfig<T extends KubeObject> extends Omit<ReconcileOb
  */
 export function controller<T extends KubeObject>(primary: ControllerInformer<T>, config: ControllerConfig<T>): Observable<ControllerOutcome> {
   const c = resolveControllerConfig(primary, config);
-  const { owned, watches, reconcileAllOn, triggers, shutdownOn, shutdownGraceMs, filter, ownerType, scheduler, initialPriority } = c;
+  const { owned, watches, reconcileAllOn, triggers, shutdownOn, filter, ownerType, initialPriority } = c;
   const informers = [primary, ...owned.map((o) => o.informer), ...watches.map((w) => w.informer)];
   const hold = holdUntilSynced<ControllerRequest | ObjectRef>(informers, { timeoutMs: c.syncTimeoutMs });
 
   /** One term of the work; `pending`: real changes seen while following (warm replicas), run first. */
   const run$ = (pending?: Map<string, ControllerRequest>) => defer(() => {
-    const stop$ = (shutdownOn ?? NEVER).pipe(take(1), share());
-    // Which objects are being reconciled, to name them if the shutdown grace runs out.
-    const running = new Set<string>();
-    const user = c.queue.metrics;
-    const work = reconcileObjects<T>(primary, c.reconcile, {
-      ...c.queue,
-      metrics: {
-        ...user,
-        started: (concurrency) => user?.started?.(concurrency),
-        added: (key, now, priority) => user?.added(key, now, priority),
-        taken: (key, now, priority) => (running.add(key), user?.taken(key, now, priority)),
-        done: (key, now, result) => (running.delete(key), user?.done(key, now, result)),
-        retried: (key) => user?.retried(key),
-        stopped: () => (running.clear(), user?.stopped?.()),
-      },
-    });
+    // The queue drops what is queued when the triggers stop, and errors past shutdownGraceMs.
+    const work = objectsQueue<T>(primary, c.reconcile, c.queue, c.errorPolicy, c.ownerType);
     // Every trigger is a public operator emitting ControllerRequests; a new one is one line here.
     const requests$ = merge<(ControllerRequest | ObjectRef)[]>(
       // What changed while this replica followed, what is cached already (an informer that was running), then every change.
@@ -217,7 +202,7 @@ export function controller<T extends KubeObject>(primary: ControllerInformer<T>,
       ...(reconcileAllOn ? [reconcileAllOn.pipe(reconcileAllOf(primary))] : []),
       ...(triggers ? [triggers.pipe(map(triggerRequest))] : []),
     );
-    return withShutdown(requests$.pipe(hold, takeUntil(stop$), work), stop$, keepConnected(informers), shutdownGraceMs, scheduler, running).pipe(finalize(() => pending?.clear()));
+    return alongside(requests$.pipe(hold, takeUntil(shutdownOn ?? NEVER), work), keepConnected(informers)).pipe(finalize(() => pending?.clear()));
   });
   if (c.leadership === undefined) return run$();
   const leadership = c.leadership;
@@ -292,15 +277,13 @@ function resolveControllerConfig<T extends KubeObject>(primary: ControllerInform
   const queueConfig = {
     ...queue,
     drain: false,
-    ...(errorPolicy ? { errorPolicy } : {}),
-    ...(ownerType ? { kind: ownerType } : {}),
+    shutdownGraceMs: shutdownGraceMs ?? 30_000,
     ...(ryw !== false ? { freshness: cacheFreshness(primary as ControllerInformer<KubeObject>, record, ownerType) } : {}),
     ...(rywWaitMs !== undefined ? { freshnessWaitMs: rywWaitMs } : {}),
   };
-  // Bad queue options throw now, not at subscribe (the queue is built per subscription).
-  const resolvedQueue = resolveReconcileConfig(queueConfig, 'controller');
   return {
     reconcile,
+    errorPolicy,
     filter,
     initialPriority,
     initial: initialPriorityOf(initialPriority as ((object: KubeObject) => number | undefined) | undefined),
@@ -310,9 +293,8 @@ function resolveControllerConfig<T extends KubeObject>(primary: ControllerInform
     triggers,
     shutdownOn,
     ownerType,
-    queue: queueConfig,
-    scheduler: resolvedQueue.scheduler,
-    shutdownGraceMs: check.nonNegative('shutdownGraceMs', shutdownGraceMs) ?? 30_000,
+    // Bad queue options throw now, not at subscribe (the queue is built per subscription).
+    queue: resolveReconcileConfig(queueConfig, 'controller'),
     syncTimeoutMs: check.nonNegative('syncTimeoutMs', syncTimeoutMs) ?? 120_000,
     leadership,
     warmReplicas: check.boolean('warmReplicas', warmReplicas) ?? false,
@@ -326,36 +308,14 @@ function rvOf(object: KubeObject | undefined): { resourceVersion?: string } {
 }
 
 /**
- * The outcomes, with the informers held running alongside; after `stop$`, an error once
- * `graceMs` have passed without the outcomes completing (which aborts the running reconciles).
+ * The outcomes, with the informers held running alongside (their failure errors the output). The
+ * outcomes go straight to the subscriber, which stops the work before the informers are let go.
  */
-function withShutdown(
-  outcomes$: Observable<ControllerOutcome>,
-  stop$: Observable<unknown>,
-  keep$: Observable<never>,
-  graceMs: number,
-  scheduler: SchedulerLike,
-  running: ReadonlySet<string>,
-): Observable<ControllerOutcome> {
+function alongside(outcomes$: Observable<ControllerOutcome>, keep$: Observable<never>): Observable<ControllerOutcome> {
   return new Observable<ControllerOutcome>((subscriber) => {
     const keep = keep$.subscribe({ error: (error: unknown) => subscriber.error(error) });
-    const deadline = stop$.subscribe(() => {
-      subscriber.add(
-        scheduler.schedule(() => {
-          subscriber.error(new ControllerError('shutdownTimeout', `controller: reconciles still running ${graceMs} ms (shutdownGraceMs) after shutdown began${running.size > 0 ? `: ${[...running].join(', ')}` : ''}; aborted`));
-        }, graceMs),
-      );
-    });
-    const main = outcomes$.subscribe({
-      next: (outcome) => subscriber.next(outcome),
-      error: (error: unknown) => subscriber.error(error),
-      complete: () => subscriber.complete(),
-    });
-    return () => {
-      main.unsubscribe();
-      deadline.unsubscribe();
-      keep.unsubscribe();
-    };
+    outcomes$.subscribe(subscriber);
+    return () => keep.unsubscribe();
   });
 }
 

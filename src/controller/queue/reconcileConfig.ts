@@ -1,6 +1,6 @@
 import { asyncScheduler, Observable, type SchedulerLike } from 'rxjs';
-import type { ReconcileMetrics } from '../metrics/reconcileMetrics.js';
-import { optionChecks } from '../options/optionChecks.js';
+import type { ReconcileMetrics } from '../../metrics/reconcileMetrics.js';
+import { optionChecks } from '../../options/optionChecks.js';
 
 /**
  * Whether a key's cache entry has caught up with what this process wrote (read-your-own-writes):
@@ -54,6 +54,12 @@ export interface ReconcileConfig {
    */
   readonly debounceMs?: number;
   /**
+   * When the keys complete: how long running handlers may take; then they are aborted and the
+   * output errors with a `ControllerError` (`shutdownTimeout`) naming them (controller-runtime's
+   * `GracefulShutdownTimeout`). Default: no limit.
+   */
+  readonly shutdownGraceMs?: number;
+  /**
    * A run that takes longer is aborted (its `signal`), counted (`metrics.timedOut`), and, if it then
    * fails, retried with a `ControllerError` (`timeout`) as its error (controller-runtime's
    * `ReconciliationTimeout`). Default 0: no timeout.
@@ -79,8 +85,11 @@ export interface ResolvedReconcileConfig {
   readonly priority: boolean;
   readonly debounceMs: number;
   readonly timeoutMs: number;
+  readonly shutdownGraceMs: number | undefined;
   readonly freshness: CacheFreshness | undefined;
   readonly freshnessWaitMs: number;
+  /** The name the queue's errors carry (`reconcile`, `controller`). */
+  readonly name: string;
 }
 
 /**
@@ -114,7 +123,9 @@ export function resolveReconcileConfig(config: ReconcileConfig | undefined, fact
     priority: check.boolean('priority', c.priority) ?? true,
     debounceMs: check.nonNegative('debounceMs', c.debounceMs) ?? 0,
     timeoutMs: check.nonNegative('timeoutMs', c.timeoutMs) ?? 0,
+    shutdownGraceMs: check.nonNegative('shutdownGraceMs', c.shutdownGraceMs),
     freshness,
     freshnessWaitMs: check.nonNegative('freshnessWaitMs', c.freshnessWaitMs) ?? 10_000,
+    name: factory,
   };
 }
