@@ -304,5 +304,6 @@ test('bad configuration is a TypeError at call time', (t) => {
   t.throws(() => controller(primary, { concurrency: 0, reconcile: () => undefined }), { instanceOf: TypeError, message: /concurrency/ });
   t.throws(() => controller(primary, { errorPolicy: 1 as never, reconcile: () => undefined }), { instanceOf: TypeError, message: /errorPolicy/ });
   t.throws(() => controller(primary, { shutdownGraceMs: -1, reconcile: () => undefined }), { instanceOf: TypeError, message: /shutdownGraceMs/ });
+  t.throws(() => controller(primary, { syncTimeoutMs: Infinity, reconcile: () => undefined }), { instanceOf: TypeError, message: /syncTimeoutMs must be a finite number >= 0/ });
   t.throws(() => controller(primary, { initialPriority: 3 as never, reconcile: () => undefined }), { instanceOf: TypeError, message: /initialPriority/ });
 });
