@@ -11,7 +11,7 @@ import { itemExponentialLimiter, maxOfLimiters, tokenBucketLimiter, type RateLim
 import type { ResolvedReconcileConfig } from './reconcileConfig.js';
 import type { ReconcileHandler, ReconcileOutcome, ReconcileRequest, RunFacts } from './reconcileTypes.js';
 import { readyLine } from './readyLine.js';
-import { runHandler } from './runHandler.js';
+import { awaitRun, isObservableInput } from './awaitRun.js';
 import type { KeyState, QueueEffect, QueueInput, QueuePhase } from './workQueueState.js';
 import { workQueueStep } from './workQueueStep.js';
 
@@ -91,7 +91,15 @@ export function queueRuntime(handler: ReconcileHandler, c: ResolvedReconcileConf
       const run: Run = { abort, reasons, freshness, timedOut: false };
       runs.set(key, run);
       if (c.timeoutMs > 0) run.timeout = scheduler.schedule(() => ((run.timedOut = true), step(key, { type: 'timeout' })), c.timeoutMs);
-      const subscription = runHandler(() => handler(key, { retries: limiter.retries(key), signal: abort.signal, reasons }), (end) => finish(key, run, end));
+      let output: unknown;
+      try {
+        output = handler(key, { retries: limiter.retries(key), signal: abort.signal, reasons });
+      } catch (error) {
+        return finish(key, run, { threw: true, error });
+      }
+      // A plain value has ended the run; a Promise, Observable or async iterable is waited for.
+      if (!isObservableInput(output)) return finish(key, run, { threw: false, value: output });
+      const subscription = awaitRun(output, (end) => finish(key, run, end));
       if (subscription !== undefined && runs.get(key) === run) run.subscription = subscription;
     };
 
