@@ -32,7 +32,7 @@ export { terminal } from './controller/terminal.js';
 
 /* The work queue and event filters (also in the main entry) */
 export { reconcile } from './controller/reconcile.js';
-export type { CacheFreshness, ReconcileConfig, ReconcileContext, ReconcileHandler, ReconcileOutcome, ReconcileRequest, ReconcileResult, RunFacts } from './controller/reconcile.js';
+export type { CacheFreshness, QueueOptions, ReconcileConfig, ReconcileContext, ReconcileHandler, ReconcileOutcome, ReconcileRequest, ReconcileResult, RunFacts } from './controller/reconcile.js';
 export { lowPriority, maxReasonsPerRun } from './controller/reconcileReason.js';
 export type { ReconcileReason } from './controller/reconcileReason.js';
 export { createWriteRecord, writeRecord } from './client/writeRecord.js';

@@ -11,8 +11,8 @@ import type { OwnerMatch } from '../store/ownerReferences.js';
 import { cacheFreshness } from './cacheFreshness.js';
 import { initialPriorityOf, type InitialPriority } from './changeRequests.js';
 import { syncTimeoutDefaultMs } from './holdUntilSynced.js';
-import { resolveReconcileConfig, type ResolvedReconcileConfig } from './queue/reconcileConfig.js';
-import type { ErrorPolicy, ReconcileObjectsConfig, Reconciler } from './reconcileObjects.js';
+import { resolveReconcileConfig, type QueueOptions, type ResolvedReconcileConfig } from './queue/reconcileConfig.js';
+import type { ErrorPolicy, Reconciler } from './reconcileObjects.js';
 import type { OwnerType } from './toOwnerRefs.js';
 
 /** What the controller needs of an informer: its changes and snapshot, its sync (`synced$`, `whenSynced`), `connect()` and `status$` to keep it running and see it fail. */
@@ -51,8 +51,8 @@ export type ReadYourWrites =
       readonly record?: WriteRecord;
     };
 
-/** Options of {@link controller}. Queue options (`concurrency`, backoff, `scheduler`, `metrics`) are {@link reconcile}'s. */
-export interface ControllerConfig<T extends KubeObject> extends Omit<ReconcileObjectsConfig<T>, 'drain' | 'kind' | 'freshness' | 'freshnessWaitMs'> {
+/** Options of {@link controller}: the work queue's {@link QueueOptions} (`concurrency`, backoff, `scheduler`, `metrics`, …) and the controller's own. */
+export interface ControllerConfig<T extends KubeObject> extends QueueOptions {
   /** Reconciles one object of the primary informer. */
   readonly reconcile: Reconciler<T>;
   /** What happens after a failure; see {@link ErrorPolicy}. Default: per-key backoff. */

@@ -14,7 +14,7 @@ export interface HoldUntilSyncedConfig {
   /**
    * Error with the `NotSyncedError` (from `rx-informer`) of `whenSynced()` (`timeout`) when not
    * synced by then, measured on each informer's scheduler. A finite number ≥ 0, as `controller()`'s
-   * `syncTimeoutMs`; default {@link syncTimeoutDefaultMs} (120 000); `0`: wait for ever.
+   * `syncTimeoutMs`; default 120 000 (`syncTimeoutDefaultMs`); `0`: wait for ever.
    */
   readonly timeoutMs?: number;
 }

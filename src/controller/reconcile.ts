@@ -5,7 +5,7 @@ import { resolveReconcileConfig, type ReconcileConfig } from './queue/reconcileC
 import type { ReconcileHandler, ReconcileOutcome, ReconcileRequest } from './queue/reconcileTypes.js';
 
 export type { ReconcileContext, ReconcileHandler, ReconcileOutcome, ReconcileRequest, ReconcileResult, RunFacts } from './queue/reconcileTypes.js';
-export type { CacheFreshness, ReconcileConfig } from './queue/reconcileConfig.js';
+export type { CacheFreshness, QueueOptions, ReconcileConfig } from './queue/reconcileConfig.js';
 
 /**
  * Runs an async handler per key with client-go workqueue semantics: the reconcile loop of a

@@ -14,8 +14,12 @@ export interface CacheFreshness {
   readonly changed$: Observable<string>;
 }
 
-/** Options of {@link reconcile}; the backoff defaults are client-go's `DefaultControllerRateLimiter`. */
-export interface ReconcileConfig {
+/**
+ * The work queue's options that {@link reconcile}, `reconcileObjects()` and `controller()` share
+ * (the backoff defaults are client-go's `DefaultControllerRateLimiter`): a new queue option has its
+ * home here and its default in `resolveReconcileConfig`.
+ */
+export interface QueueOptions {
   /** Handlers running at once, over different keys. Default 1. */
   readonly concurrency?: number;
   /** First retry delay of a failing key, doubling per failure. Default 5 ms. */
@@ -28,16 +32,6 @@ export interface ReconcileConfig {
   readonly retryBurst?: number;
   /** Time source for delays, timeouts and the bucket. Default `asyncScheduler`. */
   readonly scheduler?: SchedulerLike;
-  /**
-   * When the keys complete: `true` (default) runs the keys already queued before completing;
-   * `false` drops them and only waits for the running handlers (kube-rs's graceful shutdown).
-   */
-  readonly drain?: boolean;
-  /**
-   * Picks the delay before a failed key runs again (a controller's error policy): a number replaces
-   * the backoff for this failure, which still counts; `undefined` keeps the backoff.
-   */
-  readonly retryDelay?: (error: unknown, key: string, retries: number) => number | undefined;
   /** Told about every add, start, end and retry, with times from `scheduler` (work-queue metrics). */
   readonly metrics?: ReconcileMetrics;
   /**
@@ -54,17 +48,31 @@ export interface ReconcileConfig {
    */
   readonly debounceMs?: number;
   /**
-   * When the keys complete: how long running handlers may take; then they are aborted and the
-   * output errors with a `ControllerError` (`shutdownTimeout`) naming them (controller-runtime's
-   * `GracefulShutdownTimeout`). Default: no limit.
-   */
-  readonly shutdownGraceMs?: number;
-  /**
    * A run that takes longer is aborted (its `signal`), counted (`metrics.timedOut`), and, if it then
    * fails, retried with a `ControllerError` (`timeout`) as its error (controller-runtime's
    * `ReconciliationTimeout`). Default 0: no timeout.
    */
   readonly timeoutMs?: number;
+}
+
+/** Options of {@link reconcile}: the {@link QueueOptions}, and how it ends, retries and waits for the cache. */
+export interface ReconcileConfig extends QueueOptions {
+  /**
+   * When the keys complete: `true` (default) runs the keys already queued before completing;
+   * `false` drops them and only waits for the running handlers (kube-rs's graceful shutdown).
+   */
+  readonly drain?: boolean;
+  /**
+   * Picks the delay before a failed key runs again (a controller's error policy): a number replaces
+   * the backoff for this failure, which still counts; `undefined` keeps the backoff.
+   */
+  readonly retryDelay?: (error: unknown, key: string, retries: number) => number | undefined;
+  /**
+   * When the keys complete: how long running handlers may take; then they are aborted and the
+   * output errors with a `ControllerError` (`shutdownTimeout`) naming them (controller-runtime's
+   * `GracefulShutdownTimeout`). Default: no limit.
+   */
+  readonly shutdownGraceMs?: number;
   /** Read-your-own-writes: due keys wait while their cache is behind this process's writes. */
   readonly freshness?: CacheFreshness;
   /** The longest a due key waits for `freshness`; then it runs, and its outcome says so. Default 10,000. */
