@@ -8,12 +8,15 @@
  *
  * `--root` measures another checkout (for a before/after comparison); the default is this one.
  * It prints one `lines  file:line  name` row per function and a count, and reads files only.
+ * test/scripts/longFunctions.spec.ts runs it in `npm test`: every long function must be on its
+ * list, with why, and the list may not grow past its budget.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import ts from 'typescript';
 
-interface LongFunction {
+export interface LongFunction {
   readonly file: string;
   readonly line: number;
   readonly name: string;
@@ -37,7 +40,8 @@ function nameOf(node: ts.FunctionLikeDeclaration): string {
   return '(anonymous)';
 }
 
-function longFunctions(root: string, over: number): LongFunction[] {
+/** The functions of `root`'s `src/` longer than `over` lines, longest first. */
+export function longFunctions(root: string, over: number): LongFunction[] {
   const found: LongFunction[] = [];
   for (const path of sourceFiles(join(root, 'src'))) {
     const source = ts.createSourceFile(path, readFileSync(path, 'utf8'), ts.ScriptTarget.Latest, true);
@@ -56,13 +60,15 @@ function longFunctions(root: string, over: number): LongFunction[] {
   return found.sort((a, b) => b.lines - a.lines || a.file.localeCompare(b.file));
 }
 
-const args = process.argv.slice(2);
-const option = (flag: string): string | undefined => {
-  const at = args.indexOf(flag);
-  return at === -1 ? undefined : args[at + 1];
-};
-const over = Number(option('--over') ?? 80);
-const root = option('--root') ?? process.cwd();
-const rows = longFunctions(root, over);
-for (const f of rows) console.log(`${String(f.lines).padStart(4)}  ${f.file}:${f.line}  ${f.name}`);
-console.log(`${rows.length} functions over ${over} lines in ${join(root, 'src')}`);
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const args = process.argv.slice(2);
+  const option = (flag: string): string | undefined => {
+    const at = args.indexOf(flag);
+    return at === -1 ? undefined : args[at + 1];
+  };
+  const over = Number(option('--over') ?? 80);
+  const root = option('--root') ?? process.cwd();
+  const rows = longFunctions(root, over);
+  for (const f of rows) console.log(`${String(f.lines).padStart(4)}  ${f.file}:${f.line}  ${f.name}`);
+  console.log(`${rows.length} functions over ${over} lines in ${join(root, 'src')}`);
+}

@@ -15,10 +15,14 @@
 export { controller } from './controller/controller.js';
 export type { ControllerConfig, ControllerInformer, OwnsConfig, ReadYourWrites, WatchesConfig } from './controller/controller.js';
 export { reconcileObjects } from './controller/reconcileObjects.js';
-export type { Action, ControllerContext, ControllerOutcome, ControllerRequest, ErrorPolicy, ReconcileObjectsConfig, Reconciler } from './controller/reconcileObjects.js';
+export type { Action, ControllerContext, ControllerOutcome, ErrorPolicy, ReconcileObjectsConfig, Reconciler } from './controller/reconcileObjects.js';
+export type { ControllerRequest } from './controller/controllerRequest.js';
+export { toSelfRefs } from './controller/toSelfRefs.js';
+export type { ToSelfRefsConfig } from './controller/toSelfRefs.js';
 export { toOwnerRefs } from './controller/toOwnerRefs.js';
 export type { OwnerType, ToOwnerRefsConfig } from './controller/toOwnerRefs.js';
 export { toRefs } from './controller/toRefs.js';
+export type { ToRefsConfig } from './controller/toRefs.js';
 export { reconcileAllOf } from './controller/reconcileAllOf.js';
 export { holdUntilSynced } from './controller/holdUntilSynced.js';
 export type { HoldUntilSyncedConfig, SyncSource } from './controller/holdUntilSynced.js';
@@ -28,8 +32,8 @@ export { terminal } from './controller/terminal.js';
 
 /* The work queue and event filters (also in the main entry) */
 export { reconcile } from './controller/reconcile.js';
-export type { CacheFreshness, ReconcileConfig, ReconcileContext, ReconcileHandler, ReconcileOutcome, ReconcileRequest, ReconcileResult, RunFacts } from './controller/reconcile.js';
-export { lowPriority } from './controller/reconcileReason.js';
+export type { CacheFreshness, QueueOptions, ReconcileConfig, ReconcileContext, ReconcileHandler, ReconcileOutcome, ReconcileRequest, ReconcileResult, RunFacts } from './controller/reconcile.js';
+export { lowPriority, maxReasonsPerRun } from './controller/reconcileReason.js';
 export type { ReconcileReason } from './controller/reconcileReason.js';
 export { createWriteRecord, writeRecord } from './client/writeRecord.js';
 export type { WriteRecord, WrittenName, WrittenObject } from './client/writeRecord.js';

@@ -52,7 +52,7 @@ export type { IndexReducerConfig } from './operators/indexReducer.js';
 
 /* Controllers: from changes to work */
 export { reconcile } from './controller/reconcile.js';
-export type { CacheFreshness, ReconcileConfig, ReconcileContext, ReconcileHandler, ReconcileOutcome, ReconcileRequest, ReconcileResult, RunFacts } from './controller/reconcile.js';
+export type { CacheFreshness, QueueOptions, ReconcileConfig, ReconcileContext, ReconcileHandler, ReconcileOutcome, ReconcileRequest, ReconcileResult, RunFacts } from './controller/reconcile.js';
 export type { ReconcileReason } from './controller/reconcileReason.js';
 export { predicateFilter } from './controller/predicateFilter.js';
 export type { PredicateFilterConfig } from './controller/predicateFilter.js';

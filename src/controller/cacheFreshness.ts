@@ -5,7 +5,7 @@ import { compareResourceVersions } from '../store/compareResourceVersions.js';
 import type { KubeObject } from '../store/kubeObject.js';
 import type { Notification } from '../store/notification.js';
 import type { Snapshot } from '../store/snapshot.js';
-import type { CacheFreshness } from './reconcileConfig.js';
+import type { CacheFreshness } from './queue/reconcileConfig.js';
 import { refOfCacheKey } from '../store/objectRef.js';
 import type { OwnerType } from './toOwnerRefs.js';
 

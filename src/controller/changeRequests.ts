@@ -1,8 +1,8 @@
 import { isTombstone } from '../store/delta.js';
 import type { KubeObject } from '../store/kubeObject.js';
 import type { Notification } from '../store/notification.js';
-import { refOfCacheKey, type ObjectRef } from '../store/objectRef.js';
-import type { ControllerRequest } from './reconcileObjects.js';
+import { refOfCacheKey } from '../store/objectRef.js';
+import type { ControllerRequest } from './controllerRequest.js';
 import { lowPriority, type ReconcileReason } from './reconcileReason.js';
 
 /**
@@ -44,13 +44,6 @@ export function initialPriorityOf(option: ((object: KubeObject) => number | unde
     if (!Number.isInteger(priority)) throw new TypeError(`[informer] controller: initialPriority must return an integer or undefined, got ${String(priority)} for ${key}`);
     return priority;
   };
-}
-
-/** Requests for `refs`, which `change` (of an owned or watched informer) mapped to, with its priority and `reason`. */
-export function relatedRequests(change: Notification<unknown>, refs: readonly ObjectRef[], reason: ReconcileReason): readonly ControllerRequest[] {
-  const priority = changePriority(change);
-  const reasons = [reason];
-  return refs.map((ref) => ({ ref, priority, reasons }));
 }
 
 /** The object of a notification (a tombstone's last known object, if any). */

@@ -2,15 +2,19 @@ import { combineLatest, filter, NEVER, Observable, take, type MonoTypeOperatorFu
 import type { Informer } from '../informer/informer.js';
 import type { KubeObject } from '../store/kubeObject.js';
 import { refCacheKey, type ObjectRef } from '../store/objectRef.js';
-import type { ControllerRequest } from './reconcileObjects.js';
+import type { ControllerRequest } from './controllerRequest.js';
 import { mergeReasons } from './reconcileReason.js';
+import { optionChecks } from '../options/optionChecks.js';
+
+/** How long a controller waits for its informers' first lists by default (controller-runtime's `CacheSyncTimeout`). */
+export const syncTimeoutDefaultMs = 120_000;
 
 /** Options of {@link holdUntilSynced}. */
 export interface HoldUntilSyncedConfig {
   /**
    * Error with the `NotSyncedError` (from `rx-informer`) of `whenSynced()` (`timeout`) when not
-   * synced by then, measured on each informer's scheduler. Default 120 000 (controller-runtime's
-   * `CacheSyncTimeout`); `0` or `Infinity`: wait for ever.
+   * synced by then, measured on each informer's scheduler. A finite number ≥ 0, as `controller()`'s
+   * `syncTimeoutMs`; default 120 000 (`syncTimeoutDefaultMs`); `0`: wait for ever.
    */
   readonly timeoutMs?: number;
 }
@@ -45,12 +49,11 @@ export type SyncSource = Pick<Informer<KubeObject>, 'synced$' | 'whenSynced'>;
  * @returns an operator on refs.
  */
 export function holdUntilSynced<R extends ObjectRef | ControllerRequest = ObjectRef>(informers: readonly SyncSource[], config: HoldUntilSyncedConfig = {}): MonoTypeOperatorFunction<R> {
-  const { timeoutMs = 120_000 } = config;
+  const timeoutMs = optionChecks('holdUntilSynced', config).nonNegative('timeoutMs', config.timeoutMs) ?? syncTimeoutDefaultMs;
   if (!Array.isArray(informers) || informers.some((i) => !(i?.synced$ instanceof Observable) || typeof i.whenSynced !== 'function')) {
     throw new TypeError('[informer] holdUntilSynced: expected an array of informers');
   }
-  if (!(timeoutMs >= 0)) throw new TypeError(`[informer] holdUntilSynced: timeoutMs must be >= 0, got ${String(timeoutMs)}`);
-  const waitMs = timeoutMs > 0 && Number.isFinite(timeoutMs) ? timeoutMs : undefined;
+  const waitMs = timeoutMs > 0 ? timeoutMs : undefined;
   return (source) =>
     new Observable<R>((subscriber) => {
       const held = new Map<string, R>();

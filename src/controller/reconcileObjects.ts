@@ -1,10 +1,13 @@
 import type { Frozen } from '../store/frozen.js';
-import { defer, map, type ObservableInput, type OperatorFunction } from 'rxjs';
+import { map, type ObservableInput, type OperatorFunction } from 'rxjs';
 import type { KubeObject } from '../store/kubeObject.js';
 import type { Snapshot } from '../store/snapshot.js';
-import { refCacheKey, refOfCacheKey, type ObjectRef } from '../store/objectRef.js';
-import { reconcile, type ReconcileConfig, type ReconcileOutcome, type ReconcileRequest, type ReconcileResult } from './reconcile.js';
+import { refOfCacheKey, type ObjectRef } from '../store/objectRef.js';
+import { queueRuntime } from './queue/queueRuntime.js';
+import { resolveReconcileConfig, type ReconcileConfig, type ResolvedReconcileConfig } from './queue/reconcileConfig.js';
+import type { ReconcileOutcome, ReconcileResult } from './queue/reconcileTypes.js';
 import type { ReconcileReason } from './reconcileReason.js';
+import type { ControllerRequest } from './controllerRequest.js';
 
 /**
  * What a reconciler returns (kube-rs's `Action`, controller-runtime's `Result`): nothing to wait
@@ -24,16 +27,11 @@ export interface ControllerContext<T extends KubeObject> {
   readonly signal: AbortSignal;
   /** The primary cache at the start of the run; read related objects from snapshots, never from the API server. */
   readonly snapshot: Snapshot<T>;
-  /** Why it runs: every distinct reason gathered since the object's last run started. */
+  /** Why it runs: every distinct reason gathered since the object's last run started (past `maxReasonsPerRun`, the first and the newest, and a `folded` count). */
   readonly reasons: readonly ReconcileReason[];
 }
 
-/** A ref to reconcile with its priority and reason (see {@link ReconcileRequest}); a plain ref is `{ ref }`. */
-export interface ControllerRequest {
-  readonly ref: ObjectRef;
-  readonly priority?: number;
-  readonly reasons?: readonly ReconcileReason[];
-}
+export type { ControllerRequest } from './controllerRequest.js';
 
 /**
  * Reconciles one object, read from the cache when the run starts (the newest version, not the one
@@ -85,30 +83,27 @@ export function reconcileObjects<T extends KubeObject>(
   if (typeof reconciler !== 'function') throw new TypeError('[informer] reconcileObjects: reconciler must be a function');
   const { errorPolicy, kind, ...queueConfig } = config;
   if (errorPolicy !== undefined && typeof errorPolicy !== 'function') throw new TypeError('[informer] reconcileObjects: errorPolicy must be a function');
-  const refOf = (key: string): ObjectRef => ({ ...refOfCacheKey(key), ...(kind ? { kind: kind.kind, apiVersion: kind.apiVersion } : {}) });
-  const retryDelay = errorPolicy && ((error: unknown, key: string, retries: number) => {
-    const action = errorPolicy(error, primary.snapshot.get(key), { ref: refOf(key), retries });
-    return action?.requeueAfterMs;
-  });
-  // Built once, so bad queue options throw here; the queue's state is per subscription.
-  const queue = reconcile(
-    (key, { retries, signal, reasons }) => {
-      const snapshot = primary.snapshot;
-      return reconciler(snapshot.get(key), { ref: refOf(key), retries, signal, snapshot, reasons });
-    },
-    { ...queueConfig, ...(retryDelay ? { retryDelay } : {}) },
-  );
-  return (refs$) =>
-    defer(() =>
-      refs$.pipe(
-        map(requestOf),
-        queue,
-        map((outcome) => ({ ...outcome, ref: refOf(outcome.key) })),
-      ),
-    );
+  // Resolved once, so bad queue options throw here; the queue's state is per subscription.
+  return objectsQueue(primary, reconciler, resolveReconcileConfig(queueConfig, 'reconcileObjects'), errorPolicy, kind);
 }
 
-function requestOf(item: ObjectRef | ControllerRequest): ReconcileRequest {
-  if (!('ref' in item)) return { key: refCacheKey(item) };
-  return { key: refCacheKey(item.ref), ...(item.priority !== undefined ? { priority: item.priority } : {}), ...(item.reasons !== undefined ? { reasons: item.reasons } : {}) };
+/**
+ * {@link reconcileObjects} over resolved queue options: the queue runtime with a handler that reads
+ * the object from the primary cache, and the outcomes named by ref. `controller()` resolves its
+ * options once and calls this.
+ */
+export function objectsQueue<T extends KubeObject>(
+  primary: { readonly snapshot: Snapshot<T> },
+  reconciler: Reconciler<T>,
+  resolved: ResolvedReconcileConfig,
+  errorPolicy: ErrorPolicy<T> | undefined,
+  kind: ReconcileObjectsConfig<T>['kind'],
+): OperatorFunction<ObjectRef | ControllerRequest, ControllerOutcome> {
+  const refOf = (key: string): ObjectRef => ({ ...refOfCacheKey(key), ...(kind ? { kind: kind.kind, apiVersion: kind.apiVersion } : {}) });
+  const retryDelay = errorPolicy && ((error: unknown, key: string, retries: number) => errorPolicy(error, primary.snapshot.get(key), { ref: refOf(key), retries })?.requeueAfterMs);
+  const queue = queueRuntime((key, { retries, signal, reasons }) => {
+    const snapshot = primary.snapshot;
+    return reconciler(snapshot.get(key), { ref: refOf(key), retries, signal, snapshot, reasons });
+  }, retryDelay ? { ...resolved, retryDelay } : resolved);
+  return (refs$) => refs$.pipe(queue, map((outcome): ControllerOutcome => ({ ...outcome, ref: refOf(outcome.key) })));
 }

@@ -1,9 +1,11 @@
+import { refIdentity } from '../store/objectRef.js';
 import type { ObjectRef } from '../store/objectRef.js';
 
 /**
  * Why a key was queued. A run is handed every distinct reason gathered since the key's last run
- * started (`ReconcileContext.reasons`), and its outcome carries them, so a log line or a trace span
- * can say why it ran (kube-rs keeps only the first reason; controller-runtime keeps none).
+ * started (`ReconcileContext.reasons`; past {@link maxReasonsPerRun} the first, a `folded` count
+ * and the newest), and its outcome carries them, so a log line or a trace span can say why it ran
+ * (kube-rs keeps only the first reason; controller-runtime keeps none).
  *
  * - `initial`: the object was in the informer's first list, or in the cache when the controller
  *   started (low priority, see {@link lowPriority}).
@@ -15,6 +17,8 @@ import type { ObjectRef } from '../store/objectRef.js';
  * - `trigger`: a key or ref handed in directly (`reconcile()`'s input, `controller({ triggers })`).
  * - `requeue`: the previous run asked for it (`{ requeueAfterMs }`).
  * - `retry`: the previous run failed; `failures` counts the failures so far.
+ * - `folded`: `count` distinct reasons came in past the cap ({@link maxReasonsPerRun}) and were
+ *   folded away; it stands second, after the first reason and before the newest ones.
  */
 export type ReconcileReason =
   | { readonly type: 'initial'; readonly resourceVersion?: string }
@@ -24,7 +28,8 @@ export type ReconcileReason =
   | { readonly type: 'reconcileAll' }
   | { readonly type: 'trigger' }
   | { readonly type: 'requeue'; readonly afterMs: number }
-  | { readonly type: 'retry'; readonly failures: number };
+  | { readonly type: 'retry'; readonly failures: number }
+  | { readonly type: 'folded'; readonly count: number };
 
 /**
  * The priority of work nobody is waiting for: objects of the initial list that did not change,
@@ -33,14 +38,22 @@ export type ReconcileReason =
  */
 export const lowPriority = -100;
 
-/** Reasons one key keeps at most between two runs; later distinct reasons are dropped. */
+/**
+ * Reasons one key keeps at most between two runs (the `folded` count included). Past it, the first
+ * reason stays, the oldest of the others are folded into one `{ type: 'folded', count }` second in
+ * line, and the newest are kept: a run always hears what started the wait and what came last.
+ */
 export const maxReasonsPerRun = 32;
 
-/** `reasons` with `reason` added unless an equal one is there (or the list is full). */
+/**
+ * `reasons` with `reason` added unless an equal one is there; past {@link maxReasonsPerRun}, the
+ * oldest but the first are folded (a `folded` reason adds its count to the list's own).
+ */
 export function withReason(reasons: readonly ReconcileReason[], reason: ReconcileReason | undefined): readonly ReconcileReason[] {
-  if (reason === undefined || reasons.length >= maxReasonsPerRun) return reasons;
+  if (reason === undefined) return reasons;
+  if (reason.type === 'folded') return fold(reasons, reason.count);
   const id = reasonId(reason);
-  return reasons.some((r) => reasonId(r) === id) ? reasons : [...reasons, reason];
+  return reasons.some((r) => r.type !== 'folded' && reasonId(r) === id) ? reasons : fold([...reasons, reason], 0);
 }
 
 /** Both lists, without repeats, in order (`a` first). */
@@ -48,17 +61,27 @@ export function mergeReasons(a: readonly ReconcileReason[], b: readonly Reconcil
   return b.reduce(withReason, a);
 }
 
+/**
+ * `reasons` with `more` folded reasons counted, and within {@link maxReasonsPerRun}: the first
+ * reason, then the `folded` count (when there is one), then the newest.
+ */
+function fold(reasons: readonly ReconcileReason[], more: number): readonly ReconcileReason[] {
+  let out = reasons;
+  if (more > 0) out = out[1]?.type === 'folded' ? [out[0]!, { type: 'folded', count: out[1].count + more }, ...out.slice(2)] : [...out.slice(0, 1), { type: 'folded', count: more }, ...out.slice(1)];
+  while (out.length > maxReasonsPerRun) {
+    // Without a count yet, the count takes the second place, folding the reason that held it.
+    out = out[1]?.type === 'folded' ? [out[0]!, { type: 'folded', count: out[1].count + 1 }, ...out.slice(3)] : [out[0]!, { type: 'folded', count: 1 }, ...out.slice(2)];
+  }
+  return out;
+}
+
 function reasonId(reason: ReconcileReason): string {
   switch (reason.type) {
     case 'owned':
-      return `owned ${refId(reason.child)}`;
+      return `owned ${refIdentity(reason.child)}`;
     case 'watched':
-      return `watched ${reason.source} ${refId(reason.object)}`;
+      return `watched ${reason.source} ${refIdentity(reason.object)}`;
     default:
       return JSON.stringify(reason);
   }
-}
-
-function refId(ref: ObjectRef): string {
-  return `${ref.apiVersion ?? ''}/${ref.kind ?? ''}/${ref.namespace ?? ''}/${ref.name}`;
 }

@@ -8,7 +8,7 @@ import type { KubeObject } from '../store/kubeObject.js';
 import type { FactorySource } from './crdGatedSources.js';
 import { knownKind, type FactoryKeys } from './factoryIdentity.js';
 import { informer } from './informer.js';
-import type { SharedInformer, SharedInformerOptions } from './informerFactory.js';
+import type { SharedInformer, SharedInformerOptions } from './sharedInformer.js';
 
 /** @internal One informer of a factory, as the factory keeps it. */
 export interface FactoryEntry {

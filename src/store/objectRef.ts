@@ -50,6 +50,22 @@ export function refOfCacheKey(key: string): ObjectRef {
   return slash < 0 ? { name: key } : { namespace: key.slice(0, slash), name: key.slice(slash + 1) };
 }
 
+/** @internal One string per distinct object a ref names: apiVersion, kind, namespace and name. */
+export function refIdentity(ref: ObjectRef): string {
+  return `${ref.apiVersion ?? ''}/${ref.kind ?? ''}/${ref.namespace ?? ''}/${ref.name}`;
+}
+
+/** @internal `refs` with each object once, in the order of its first mention (the same array when nothing repeats). */
+export function distinctRefs(refs: readonly ObjectRef[]): readonly ObjectRef[] {
+  if (refs.length < 2) return refs;
+  const seen = new Set<string>();
+  const out = refs.filter((ref) => {
+    const id = refIdentity(ref);
+    return seen.has(id) ? false : (seen.add(id), true);
+  });
+  return out.length === refs.length ? refs : out;
+}
+
 /** @internal The group of an `apiVersion` (`apps/v1` → `apps`, `v1` → `""`). */
 export function groupOf(apiVersion: string | undefined): string {
   if (apiVersion === undefined) return '';

@@ -125,6 +125,33 @@ test('owns: a child change reconciles the owner named by its controller referenc
   t.deepEqual(seen, ['0 a', '0 b', '4 a', '4 b', '10 b'], 'the initial list of the children adds no run of its own');
 });
 
+test('owns: an update of a child that keeps its owner (a status update) reconciles the owner once, not once for the old and once for the new object', (t) => {
+  const seen: string[] = [];
+  runMarbles(t, ({ expectObservable }) => {
+    const { informer: primary } = sets([set('a')]);
+    const children = fakeListWatch<KubeObject>([child('c1', 'a')]);
+    at(4, () => children.modify({ ...child('c1', 'a'), data: { status: 'ready' } } as KubeObject));
+    const out = controller(primary, { kind: setKind, owns: [informer(children.events$)], reconcile: (o) => void seen.push(`${asyncScheduler.now()} ${o!.metadata!.name!}`) });
+    expectObservable(out.pipe(map(view)), '^-----!').toBe('x---x', { x: 'n/a ok' });
+  });
+  t.deepEqual(seen, ['0 a', '4 a']);
+});
+
+test('watches: an update of a related object that maps to the same objects before and after reconciles each of them once', (t) => {
+  const seen: string[] = [];
+  runMarbles(t, ({ expectObservable }) => {
+    const { informer: primary } = sets();
+    const others = fakeListWatch<KubeObject>([configMap('points-to-b', { namespace: 'n' })]);
+    at(4, () => others.modify({ ...configMap('points-to-b', { namespace: 'n' }), data: { x: 'y' } } as KubeObject));
+    const out = controller(primary, {
+      watches: [{ informer: informer(others.events$), map: (o) => [{ namespace: 'n', name: o.metadata!.name!.slice('points-to-'.length) }, { namespace: 'n', name: 'b' }] }],
+      reconcile: (o) => void seen.push(`${asyncScheduler.now()} ${o!.metadata!.name!}`),
+    });
+    expectObservable(out.pipe(map(view)), '^-----!').toBe('(ab)b', { a: 'n/a ok', b: 'n/b ok' });
+  });
+  t.deepEqual(seen, ['0 a', '0 b', '4 b']);
+});
+
 test('owns with match: any follows every reference of the owner kind', (t) =>
   runMarbles(t, ({ expectObservable }) => {
     const { informer: primary } = sets([set('a')]);
@@ -277,5 +304,6 @@ test('bad configuration is a TypeError at call time', (t) => {
   t.throws(() => controller(primary, { concurrency: 0, reconcile: () => undefined }), { instanceOf: TypeError, message: /concurrency/ });
   t.throws(() => controller(primary, { errorPolicy: 1 as never, reconcile: () => undefined }), { instanceOf: TypeError, message: /errorPolicy/ });
   t.throws(() => controller(primary, { shutdownGraceMs: -1, reconcile: () => undefined }), { instanceOf: TypeError, message: /shutdownGraceMs/ });
+  t.throws(() => controller(primary, { syncTimeoutMs: Infinity, reconcile: () => undefined }), { instanceOf: TypeError, message: /syncTimeoutMs must be a finite number >= 0/ });
   t.throws(() => controller(primary, { initialPriority: 3 as never, reconcile: () => undefined }), { instanceOf: TypeError, message: /initialPriority/ });
 });

@@ -103,4 +103,6 @@ test('bad arguments are TypeErrors', (t) => {
   t.throws(() => holdUntilSynced([{}] as never), { instanceOf: TypeError });
   t.throws(() => holdUntilSynced([{ synced$: NEVER }] as never), { instanceOf: TypeError, message: /array of informers/ });
   t.throws(() => holdUntilSynced([], { timeoutMs: -1 }), { instanceOf: TypeError, message: /timeoutMs/ });
+  // The same rule as controller()'s syncTimeoutMs: a finite number >= 0, 0 waits for ever.
+  t.throws(() => holdUntilSynced([], { timeoutMs: Infinity }), { instanceOf: TypeError, message: /timeoutMs must be a finite number >= 0/ });
 });

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { readyLine } from '../../src/controller/readyLine.js';
+import { readyLine } from '../../src/controller/queue/readyLine.js';
 
 test('readyLine: highest priority first, first come first served within one; a raise moves a key; lower puts do nothing', (t) => {
   const line = readyLine();

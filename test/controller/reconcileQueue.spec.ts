@@ -1,7 +1,7 @@
 import test from 'ava';
-import { asyncScheduler, map, merge, Observable, timer } from 'rxjs';
+import { asyncScheduler, map, merge, mergeMap, Observable, timer } from 'rxjs';
 import { reconcile, type ReconcileOutcome, type ReconcileRequest } from '../../src/controller/reconcile.js';
-import { lowPriority, type ReconcileReason } from '../../src/controller/reconcileReason.js';
+import { lowPriority, maxReasonsPerRun, type ReconcileReason } from '../../src/controller/reconcileReason.js';
 import { ControllerError } from '../../src/errors.js';
 import { runMarbles } from '../../src/testing/marbles.js';
 
@@ -75,6 +75,24 @@ test('reasons: a run gets every distinct reason gathered since its last run; the
     expectObservable(out).toBe('----x--y', { x: 'trigger', y: 'owned+trigger' });
   });
   t.deepEqual(seen.map((r) => r.length), [1, 2]);
+});
+
+test('reasons past the cap: a run after 40 distinct updates is told the first reason and the newest ones, and how many were folded between', (t) => {
+  const seen: (readonly ReconcileReason[])[] = [];
+  runMarbles(t, ({ cold, expectObservable }) => {
+    const handler = (_: string, { reasons }: { reasons: readonly ReconcileReason[] }) => (seen.push(reasons), timer(3).pipe(map(() => undefined)));
+    const updates = Array.from({ length: 40 }, (_, i): ReconcileRequest => ({ key: 'a', reasons: [{ type: 'changed', change: 'update', resourceVersion: String(21 + i) }] }));
+    // 'a' starts a run at 1; the 40 updates (rv 21…60) arrive while it runs; the next run is told of them.
+    const input = cold<string | ReconcileRequest>('-ab', { a: 'a', b: updates[0]! }).pipe(mergeMap((item) => (item === 'a' ? [item] : updates)));
+    expectObservable(input.pipe(reconcile(handler), map((o) => o.reasons.length))).toBe('----x--y', { x: 1, y: maxReasonsPerRun });
+  });
+  const last = seen[1]!;
+  const rv = (r: ReconcileReason | undefined) => (r?.type === 'changed' ? r.resourceVersion : r?.type === 'folded' ? `folded ${r.count}` : r?.type);
+  t.is(last.length, maxReasonsPerRun);
+  t.is(rv(last[0]), '21', 'the first reason stays');
+  t.is(rv(last[1]), `folded ${40 - (maxReasonsPerRun - 1)}`, 'says how many were folded');
+  t.is(rv(last.at(-1)), '60', 'the newest reason is there');
+  t.deepEqual(last.slice(2).map(rv), Array.from({ length: maxReasonsPerRun - 2 }, (_, i) => String(60 - (maxReasonsPerRun - 3) + i)));
 });
 
 test('freshness: a due key whose cache is behind waits without a worker until it caught up, or until freshnessWaitMs, and says so', (t) => {

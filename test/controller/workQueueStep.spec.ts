@@ -1,9 +1,9 @@
 import test from 'ava';
-import { afterRun } from '../../src/controller/afterRun.js';
+import { afterRun } from '../../src/controller/queue/afterRun.js';
 import type { ReconcileReason } from '../../src/controller/reconcileReason.js';
 import { terminal } from '../../src/controller/terminal.js';
-import type { KeyState, KeyView, QueueEffect, QueueInput } from '../../src/controller/workQueueState.js';
-import { workQueueStep } from '../../src/controller/workQueueStep.js';
+import type { KeyState, KeyView, QueueEffect, QueueInput } from '../../src/controller/queue/workQueueState.js';
+import { workQueueStep } from '../../src/controller/queue/workQueueStep.js';
 import { ControllerError } from '../../src/errors.js';
 
 const config = { debounceMs: 0, freshnessWaitMs: 50 };

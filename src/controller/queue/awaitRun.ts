@@ -2,26 +2,16 @@ import { from, type ObservableInput, type Subscription } from 'rxjs';
 import type { RunEnd } from './afterRun.js';
 
 /**
- * @internal Calls a reconcile handler and reports how its run ended, once: a value it returned, the
- * last value of the Promise, Observable or async iterable it returned, or what it threw, rejected
- * or errored with. A synchronous end is reported before this returns.
+ * @internal Waits for what a reconcile handler returned when it is a Promise, Observable or async
+ * iterable, and reports how the run ended, once: its last value, or what it rejected or errored
+ * with. A synchronous end is reported before this returns. (A handler that returns a plain value
+ * or throws has ended already: the queue's runtime tells so itself, with no wait.)
  *
- * @param call calls the handler.
+ * @param output what the handler returned.
  * @param ended told how the run ended.
  * @returns the subscription to the handler's result while it runs (undefined when it ended already).
  */
-export function runHandler<R>(call: () => ObservableInput<R> | R, ended: (end: RunEnd) => void): Subscription | undefined {
-  let output: ObservableInput<R> | R;
-  try {
-    output = call();
-  } catch (error) {
-    ended({ threw: true, error });
-    return undefined;
-  }
-  if (!isObservableInput(output)) {
-    ended({ threw: false, value: output });
-    return undefined;
-  }
+export function awaitRun(output: ObservableInput<unknown>, ended: (end: RunEnd) => void): Subscription | undefined {
   let last: unknown;
   let done = false;
   const subscription = from(output).subscribe({
@@ -32,7 +22,8 @@ export function runHandler<R>(call: () => ObservableInput<R> | R, ended: (end: R
   return done ? undefined : subscription;
 }
 
-function isObservableInput<R>(value: unknown): value is ObservableInput<R> {
+/** @internal Whether a handler's result is something to wait for (a thenable, an Observable, an async iterable) rather than the result itself. */
+export function isObservableInput(value: unknown): value is ObservableInput<unknown> {
   if (value === null || typeof value !== 'object') return false;
   const candidate = value as { then?: unknown; subscribe?: unknown; [Symbol.asyncIterator]?: unknown };
   return typeof candidate.then === 'function' || typeof candidate.subscribe === 'function' || typeof candidate[Symbol.asyncIterator] === 'function';

@@ -1,4 +1,4 @@
-import { ControllerError } from '../errors.js';
+import { ControllerError } from '../../errors.js';
 
 /**
  * How one run of a key ended, as the work queue's runtime saw it: the handler's last value, or

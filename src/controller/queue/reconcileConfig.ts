@@ -1,6 +1,6 @@
 import { asyncScheduler, Observable, type SchedulerLike } from 'rxjs';
-import type { ReconcileMetrics } from '../metrics/reconcileMetrics.js';
-import { optionChecks } from '../options/optionChecks.js';
+import type { ReconcileMetrics } from '../../metrics/reconcileMetrics.js';
+import { optionChecks } from '../../options/optionChecks.js';
 
 /**
  * Whether a key's cache entry has caught up with what this process wrote (read-your-own-writes):
@@ -14,8 +14,12 @@ export interface CacheFreshness {
   readonly changed$: Observable<string>;
 }
 
-/** Options of {@link reconcile}; the backoff defaults are client-go's `DefaultControllerRateLimiter`. */
-export interface ReconcileConfig {
+/**
+ * The work queue's options that {@link reconcile}, `reconcileObjects()` and `controller()` share
+ * (the backoff defaults are client-go's `DefaultControllerRateLimiter`): a new queue option has its
+ * home here and its default in `resolveReconcileConfig`.
+ */
+export interface QueueOptions {
   /** Handlers running at once, over different keys. Default 1. */
   readonly concurrency?: number;
   /** First retry delay of a failing key, doubling per failure. Default 5 ms. */
@@ -28,16 +32,6 @@ export interface ReconcileConfig {
   readonly retryBurst?: number;
   /** Time source for delays, timeouts and the bucket. Default `asyncScheduler`. */
   readonly scheduler?: SchedulerLike;
-  /**
-   * When the keys complete: `true` (default) runs the keys already queued before completing;
-   * `false` drops them and only waits for the running handlers (kube-rs's graceful shutdown).
-   */
-  readonly drain?: boolean;
-  /**
-   * Picks the delay before a failed key runs again (a controller's error policy): a number replaces
-   * the backoff for this failure, which still counts; `undefined` keeps the backoff.
-   */
-  readonly retryDelay?: (error: unknown, key: string, retries: number) => number | undefined;
   /** Told about every add, start, end and retry, with times from `scheduler` (work-queue metrics). */
   readonly metrics?: ReconcileMetrics;
   /**
@@ -59,6 +53,26 @@ export interface ReconcileConfig {
    * `ReconciliationTimeout`). Default 0: no timeout.
    */
   readonly timeoutMs?: number;
+}
+
+/** Options of {@link reconcile}: the {@link QueueOptions}, and how it ends, retries and waits for the cache. */
+export interface ReconcileConfig extends QueueOptions {
+  /**
+   * When the keys complete: `true` (default) runs the keys already queued before completing;
+   * `false` drops them and only waits for the running handlers (kube-rs's graceful shutdown).
+   */
+  readonly drain?: boolean;
+  /**
+   * Picks the delay before a failed key runs again (a controller's error policy): a number replaces
+   * the backoff for this failure, which still counts; `undefined` keeps the backoff.
+   */
+  readonly retryDelay?: (error: unknown, key: string, retries: number) => number | undefined;
+  /**
+   * When the keys complete: how long running handlers may take; then they are aborted and the
+   * output errors with a `ControllerError` (`shutdownTimeout`) naming them (controller-runtime's
+   * `GracefulShutdownTimeout`). Default: no limit.
+   */
+  readonly shutdownGraceMs?: number;
   /** Read-your-own-writes: due keys wait while their cache is behind this process's writes. */
   readonly freshness?: CacheFreshness;
   /** The longest a due key waits for `freshness`; then it runs, and its outcome says so. Default 10,000. */
@@ -79,8 +93,11 @@ export interface ResolvedReconcileConfig {
   readonly priority: boolean;
   readonly debounceMs: number;
   readonly timeoutMs: number;
+  readonly shutdownGraceMs: number | undefined;
   readonly freshness: CacheFreshness | undefined;
   readonly freshnessWaitMs: number;
+  /** The name the queue's errors carry (`reconcile`, `controller`). */
+  readonly name: string;
 }
 
 /**
@@ -114,7 +131,9 @@ export function resolveReconcileConfig(config: ReconcileConfig | undefined, fact
     priority: check.boolean('priority', c.priority) ?? true,
     debounceMs: check.nonNegative('debounceMs', c.debounceMs) ?? 0,
     timeoutMs: check.nonNegative('timeoutMs', c.timeoutMs) ?? 0,
+    shutdownGraceMs: check.nonNegative('shutdownGraceMs', c.shutdownGraceMs),
     freshness,
     freshnessWaitMs: check.nonNegative('freshnessWaitMs', c.freshnessWaitMs) ?? 10_000,
+    name: factory,
   };
 }

@@ -1,5 +1,5 @@
 import type { AfterRun } from './afterRun.js';
-import type { ReconcileReason } from './reconcileReason.js';
+import type { ReconcileReason } from '../reconcileReason.js';
 
 /**
  * Where one key of the work queue is. A key with no entry is idle: nothing pending, not running.

@@ -6,7 +6,7 @@
  * map of key states and the ready line, and performs the effects; a map copied per step would cost
  * O(keys) per event, so the step sees one key and the queue's phase.
  */
-import { mergeReasons, withReason, type ReconcileReason } from './reconcileReason.js';
+import { mergeReasons, withReason, type ReconcileReason } from '../reconcileReason.js';
 import type { KeyState, KeyView, PendingRun, QueueEffect, QueueInput, QueueStep, QueueStepConfig } from './workQueueState.js';
 
 /**
