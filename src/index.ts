@@ -28,6 +28,7 @@ export { reflector } from './sources/reflector/reflector.js';
 export { httpListerWatcher } from './sources/http/httpListerWatcher.js';
 export { fetchListWatch } from './sources/fetchListWatch.js';
 export type { FetchTransportConfig } from './client/fetchTransport.js';
+export type { KubeConfigLike } from './client/kubeConfigLike.js';
 export { discoverResource } from './client/discoverResource.js';
 export type { DiscoveredResource } from './client/discoverResource.js';
 export { stripManagedFields } from './sources/stripManagedFields.js';
