@@ -75,6 +75,29 @@ test('a bundler that reads only the exports conditions (browser) gets no Node bu
   t.true(inputs.some((input) => input.endsWith('dist/browser/index.js')), inputs.join(', '));
 });
 
+test('a page that imports the main entry, rx-informer/web and rx-informer/testing through the exports conditions gets one copy of each module', async (t) => {
+  const { dir } = await packaged();
+  const result = await build({
+    stdin: {
+      contents: `export { informer, TransportError } from 'rx-informer'; export { relayConnection } from 'rx-informer/web'; export { fakeListWatch } from 'rx-informer/testing';`,
+      resolveDir: dir,
+      sourcefile: 'app.ts',
+      loader: 'ts',
+    },
+    bundle: true,
+    write: false,
+    format: 'esm',
+    logLevel: 'silent',
+    platform: 'neutral',
+    mainFields: [],
+    conditions: ['browser'],
+    external: ['rxjs', 'rxjs/*', 'immer'],
+  });
+  const code = result.outputFiles[0]!.text;
+  t.is(code.match(/very short watch: closed after/g)?.length, 1, 'one reflector');
+  t.is(code.match(/name = "TransportError"/g)?.length, 1, 'one TransportError class');
+});
+
 test('a strict web project without @kubernetes/client-node compiles against the declarations, skipLibCheck off', async (t) => {
   const { dir } = await packaged();
   await writeFile(
@@ -87,7 +110,10 @@ test('a strict web project without @kubernetes/client-node compiles against the 
   await writeFile(
     join(dir, 'app.ts'),
     `import { fetchListWatch, informer, type KubeObject, type ListWatchStatus } from 'rx-informer';
+     import { relayConnection } from 'rx-informer/web';
      const pods = informer<KubeObject>(fetchListWatch({ baseUrl: '/k8s' }, { version: 'v1', plural: 'pods' }));
+     const nodes = informer<KubeObject>(relayConnection({ url: '/k8s-relay' }).listWatch({ version: 'v1', plural: 'nodes' }));
+     nodes.connect();
      pods.status$.subscribe((status: ListWatchStatus) => document.title = status.type);
      pods.connect();
 `,
