@@ -25,7 +25,7 @@ function mountRelay(servers: ConsoleServers, options: Omit<RelayOptions, 'upstre
 }
 
 for (const n of [8, 32, 100]) {
-  test(`${n} informers in one page through the relay: one connection from the page, every informer live (a change reaches the DOM within 2 s)`, async (t) => {
+  test.serial(`${n} informers in one page through the relay: one connection from the page, every informer live (a change reaches the DOM within 2 s)`, async (t) => {
     t.true(existsSync(chromiumPath), `no Chromium at ${chromiumPath}: apt-get install chromium`);
     const servers = await startConsoleServers(n);
     const relay = mountRelay(servers);
@@ -74,7 +74,7 @@ for (const n of [8, 32, 100]) {
   });
 }
 
-test('the relay never widens access: each stream carries the page\'s token, and a page cannot watch what its token cannot', async (t) => {
+test.serial('the relay never widens access: each stream carries the page\'s token, and a page cannot watch what its token cannot', async (t) => {
   t.true(existsSync(chromiumPath), `no Chromium at ${chromiumPath}: apt-get install chromium`);
   const servers = await startConsoleServers(2);
   // An API server that authorizes by token, in front of the test server: alice may read ns-0 only.
@@ -120,7 +120,7 @@ test('the relay never widens access: each stream carries the page\'s token, and 
   }
 });
 
-test('the relay in front of kubectl proxy: the page sends no token, the proxy reaches the API server with its kubeconfig', async (t) => {
+test.serial('the relay in front of kubectl proxy: the page sends no token, the proxy reaches the API server with its kubeconfig', async (t) => {
   t.true(existsSync(chromiumPath), `no Chromium at ${chromiumPath}: apt-get install chromium`);
   const kubectl = ['/usr/bin/kubectl', '/usr/local/bin/kubectl'].find((path) => existsSync(path));
   if (kubectl === undefined) return t.fail('no kubectl: apt-get install kubectl');
