@@ -23,6 +23,11 @@ export interface RelayOptions {
   readonly origins?: '*' | readonly string[];
   /** Bytes of one stream the relay sends ahead of the page's credit (default 262 144). */
   readonly streamWindowBytes?: number;
+  /**
+   * Bytes one connection may have queued for the network, all streams together (default 4 194 304):
+   * past it every stream of the connection waits until the socket drains, whatever credit the page gave.
+   */
+  readonly connectionBufferBytes?: number;
   /** Streams one connection may hold open at once (default 1 000). */
   readonly maxStreamsPerConnection?: number;
   /** The `fetch` for upstream requests (default the global one); pass one with a TLS dispatcher for a private CA. */
@@ -35,6 +40,8 @@ export interface RelayStats {
   readonly streams: number;
   /** Bytes sent to pages and not yet credited back: bounded by `streamWindowBytes` per stream. */
   readonly unackedBytes: number;
+  /** Bytes queued for the network, all connections together: bounded by `connectionBufferBytes` per connection. */
+  readonly queuedBytes: number;
   /** Body bytes relayed since the relay started. */
   readonly relayedBytes: number;
 }
@@ -65,7 +72,8 @@ interface Upstream {
  * proxy`, the proxy's identity, which the page could reach directly anyway) may watch. Only GETs
  * below `/api` and `/apis` are relayed. The body bytes go back unparsed, under per-stream flow
  * control (see {@link RelayRequestMessage}), so one busy stream neither starves the others nor
- * grows the relay's memory: at most `streamWindowBytes` per open stream.
+ * grows the relay's memory: at most `streamWindowBytes` per open stream that the page has not
+ * credited, and at most `connectionBufferBytes` per connection queued for a slow network.
  *
  * ```ts
  * import { createServer } from 'node:http';
@@ -85,6 +93,7 @@ export function createRelay(options: RelayOptions): Relay {
   const check = optionChecks('createRelay', options);
   const window = check.positiveInteger('streamWindowBytes', options.streamWindowBytes) ?? 262_144;
   const maxStreams = check.positiveInteger('maxStreamsPerConnection', options.maxStreamsPerConnection) ?? 1_000;
+  const connectionBuffer = check.positiveInteger('connectionBufferBytes', options.connectionBufferBytes) ?? 4_194_304;
   const path = options.path ?? '/k8s-relay';
   let upstream: URL;
   try {
@@ -93,7 +102,7 @@ export function createRelay(options: RelayOptions): Relay {
     throw new TypeError(`[informer] createRelay: upstream must be a URL, got ${JSON.stringify(String(options.upstream))}`);
   }
   const server = new WebSocketServer({ noServer: true, maxPayload: 1 << 20 });
-  const connections = new Set<WebSocket>();
+  const connections = new Map<WebSocket, { queued: number }>();
   const open = new Set<Upstream>();
   let relayedBytes = 0;
 
@@ -110,8 +119,19 @@ export function createRelay(options: RelayOptions): Relay {
   };
 
   const serve = (ws: WebSocket): void => {
-    connections.add(ws);
+    const connection = { queued: 0 };
+    connections.set(ws, connection);
     const streams = new Map<number, Upstream>();
+    const wake = (stream: Upstream): void => {
+      const resume = stream.resume;
+      stream.resume = undefined;
+      resume?.();
+    };
+    // A frame left the process: the streams that waited on the connection's buffer may go on.
+    const written = (bytes: number) => (): void => {
+      connection.queued -= bytes;
+      if (connection.queued < connectionBuffer) for (const stream of streams.values()) if (stream.unacked < window) wake(stream);
+    };
     const reply = (message: RelayResponseMessage): void => {
       if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
     };
@@ -142,13 +162,14 @@ export function createRelay(options: RelayOptions): Relay {
           // Send what the page has room for, wait for its credit, send on; read the next chunk
           // only then: the API server's TCP window takes the pressure.
           for (let at = 0; at < chunk.length; ) {
-            while (stream.unacked >= window && !stream.abort.signal.aborted) await new Promise<void>((resolve) => (stream.resume = resolve));
+            while ((stream.unacked >= window || connection.queued >= connectionBuffer) && !stream.abort.signal.aborted) await new Promise<void>((resolve) => (stream.resume = resolve));
             if (stream.abort.signal.aborted || ws.readyState !== ws.OPEN) return;
             const part = chunk.subarray(at, at + window - stream.unacked);
             const frame = Buffer.allocUnsafe(4 + part.length);
             frame.writeUInt32BE(id, 0);
             frame.set(part, 4);
-            ws.send(frame);
+            connection.queued += frame.length;
+            ws.send(frame, written(frame.length));
             at += part.length;
             stream.unacked += part.length;
             relayedBytes += part.length;
@@ -176,13 +197,11 @@ export function createRelay(options: RelayOptions): Relay {
       if (message.op === 'credit') {
         if (stream === undefined || typeof message.bytes !== 'number') return;
         stream.unacked = Math.max(0, stream.unacked - message.bytes);
-        const resume = stream.resume;
-        stream.resume = undefined;
-        resume?.();
+        if (connection.queued < connectionBuffer) wake(stream);
       } else if (message.op === 'cancel') {
         if (stream === undefined) return;
         stream.abort.abort();
-        stream.resume?.();
+        wake(stream);
         finish(message.id, stream);
       } else if (message.op === 'open') {
         const refused = stream !== undefined ? 'the stream id is in use' : streams.size >= maxStreams ? `more than ${maxStreams} open streams on one connection` : refusedPath(message);
@@ -198,7 +217,7 @@ export function createRelay(options: RelayOptions): Relay {
       connections.delete(ws);
       for (const [id, stream] of streams) {
         stream.abort.abort();
-        stream.resume?.();
+        wake(stream);
         finish(id, stream);
       }
     });
@@ -218,10 +237,12 @@ export function createRelay(options: RelayOptions): Relay {
     stats: () => {
       let unackedBytes = 0;
       for (const stream of open) unackedBytes += stream.unacked;
-      return { connections: connections.size, streams: open.size, unackedBytes, relayedBytes };
+      let queuedBytes = 0;
+      for (const connection of connections.values()) queuedBytes += connection.queued;
+      return { connections: connections.size, streams: open.size, unackedBytes, queuedBytes, relayedBytes };
     },
     close: async () => {
-      for (const ws of connections) ws.terminate();
+      for (const ws of connections.keys()) ws.terminate();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };

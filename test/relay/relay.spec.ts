@@ -158,6 +158,49 @@ test('flow control: a stream the page does not read holds at most its window in 
   t.true((received.get(1) ?? 0) > 2_000_000);
 });
 
+test('flow control: a page whose network does not drain holds at most connectionBufferBytes queued in the relay, whatever credit it gave', async (t) => {
+  const buffer = 256 * 1024;
+  const s = await setup({ streamWindowBytes: 64 * 1024 * 1024, connectionBufferBytes: buffer });
+  t.teardown(s.close);
+  const big = 'x'.repeat(4000);
+  for (let i = 0; i < 5000; i++) s.api.create('configmaps', { metadata: { name: `big-${i}`, namespace: 'big' }, data: { big } });
+  const ws = new WsSocket(s.url);
+  await new Promise((resolve) => ws.once('open', resolve));
+  t.teardown(() => ws.terminate());
+  let received = 0;
+  let ended = false;
+  ws.on('message', (data: Buffer, isBinary) => {
+    if (isBinary) received += data.length - 4;
+    else if (String(data).includes('"end"')) ended = true;
+  });
+  // A window far beyond the list, and a socket the page stops reading: only the network holds it back.
+  ws.send(JSON.stringify({ op: 'open', id: 1, path: '/api/v1/namespaces/big/configmaps', accept: 'application/json' }));
+  const socket = (ws as unknown as { _socket: { pause(): void; resume(): void } })._socket;
+  socket.pause();
+  let peak = 0;
+  await until(() => {
+    peak = Math.max(peak, s.relay.stats().queuedBytes);
+    return s.relay.stats().relayedBytes > 0 && s.relay.stats().queuedBytes > buffer / 2;
+  }, 'the relay queueing');
+  // The kernel's loopback buffers take a few MB; then the relay must stop reading the API server.
+  let last = -1;
+  let still = 0;
+  await until(() => {
+    const { relayedBytes, queuedBytes } = s.relay.stats();
+    peak = Math.max(peak, queuedBytes);
+    still = relayedBytes === last ? still + 1 : 0;
+    last = relayedBytes;
+    return still >= 40; // 200 ms without a byte more
+  }, 'the relay to stop reading');
+  const before = s.relay.stats().relayedBytes;
+  t.log(`queued at most ${peak} bytes (bound ${buffer} + one frame); relayed ${before} of about 20 MB while the page did not read`);
+  t.true(peak <= buffer + 70_000, `${peak} bytes queued`);
+  t.true(before < 15_000_000, 'the relay stopped reading the API server');
+  socket.resume();
+  await until(() => ended, 'the list to its end once the page reads again');
+  t.true(received > 20_000_000);
+});
+
 test('the relay carries GETs below /api and /apis only, and refuses page origins it does not know', async (t) => {
   const s = await setup({ origins: ['http://app.example'] });
   t.teardown(s.close);
