@@ -65,7 +65,7 @@ interface Upstream {
 }
 
 /**
- * The backend half of {@link relayConnection}: a WebSocket endpoint that carries every List+Watch
+ * The backend half of `relayConnection()` (`rx-informer/web`): a WebSocket endpoint that carries every List+Watch
  * of a page over one connection, whatever the browser's per-host connection limit. Each stream
  * goes to `upstream` as a GET of its own, **with the page's bearer token and nothing else**: the
  * relay adds no credentials, so a page can watch exactly what its token (or, behind a `kubectl

@@ -26,12 +26,10 @@ export interface RelayConnectionConfig {
 /** One WebSocket to a relay, shared by every source made from it. */
 export interface RelayConnection {
   /**
-   * {@link fetchListWatch} over the relay: the same Reflector and protocol rules, every source of
+   * `fetchListWatch()` over the relay: the same Reflector and protocol rules, every source of
    * the page on this one connection.
    */
   listWatch<T = KubeObject>(resource: ListWatchResource, config?: ListWatchConfig<T>): Observable<RawEvent<T>>;
-  /** The {@link HttpTransport} of the relay (GET only), for a ListerWatcher of your own. */
-  readonly transport: HttpTransport;
   /** Closes the WebSocket: every open stream ends as a dropped connection would (sources resume on a new one). */
   close(): void;
 }
@@ -181,7 +179,6 @@ export function relayConnection(config: RelayConnectionConfig): RelayConnection 
   };
 
   return {
-    transport,
     listWatch: (resource, listWatchConfig = {}) => reflector(transportListerWatcher(transport, resource, listWatchConfig, {}, 'relayConnection'), listWatchConfig),
     close: () => socket?.close(),
   };
