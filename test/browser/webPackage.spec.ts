@@ -99,7 +99,10 @@ test('a page that imports the main entry, rx-informer/web and rx-informer/testin
 });
 
 test('a strict web project without @kubernetes/client-node compiles against the declarations, skipLibCheck off', async (t) => {
-  const { dir } = await packaged();
+  const { dir: packageDir } = await packaged();
+  // Its own folder: the bundler tests beside it resolve from the package's folder and would read a tsconfig.json there.
+  const dir = join(packageDir, 'app');
+  await mkdir(dir);
   await writeFile(
     join(dir, 'tsconfig.json'),
     JSON.stringify({
