@@ -18,6 +18,7 @@ export const conceptGroups = [
   ['Operators', ['operators']],
   ['Store', ['store']],
   ['Client', ['client']],
+  ['Relay', ['relay']],
   ['Metrics', ['metrics', 'prometheus']],
   ['Controller', ['controller']],
   ['Replicas', ['coordination', 'sharding']],

@@ -124,12 +124,14 @@ export class KubeApiError extends Error {
  * What broke below the API: `network` — connection refused, reset, DNS, TLS, or a body cut short
  * (`code` is Node's, e.g. `ECONNREFUSED`); `stalled` — no byte for longer than `idleTimeout`, the
  * request was aborted; `veryShortWatch` — a watch closed in under a second with no event (client-go's
- * `VeryShortWatchError`); `malformedLine` — a watch line that is not a JSON watch event;
+ * `VeryShortWatchError`); `noResponse` — a watch whose response had not started after
+`noResponseTimeout` (in a browser on HTTP/1.1, most likely queued behind the per-host connection
+limit), the request was aborted; `malformedLine` — a watch line that is not a JSON watch event;
  * `lineTooLong` — a watch line longer than `maxLineBytes`; `bodyTooLarge` — a response read whole
  * (a LIST page, discovery) longer than its cap (`maxListBytes` for lists), announced by its
  * `Content-Length` or counted as it arrived; the rest is not read.
  */
-export type TransportErrorReason = 'network' | 'stalled' | 'veryShortWatch' | 'malformedLine' | 'lineTooLong' | 'bodyTooLarge';
+export type TransportErrorReason = 'network' | 'stalled' | 'noResponse' | 'veryShortWatch' | 'malformedLine' | 'lineTooLong' | 'bodyTooLarge';
 
 /** Options of the {@link TransportError} constructor. */
 export interface TransportErrorOptions {
@@ -138,7 +140,7 @@ export interface TransportErrorOptions {
   readonly cause?: unknown;
   /** Node's error code, for `network`. */
   readonly code?: string | undefined;
-  /** `stalled`: how long nothing arrived, ms. */
+  /** `stalled`, `noResponse`: how long nothing arrived, ms. */
   readonly idleMs?: number;
   /** `veryShortWatch`: how long the watch lasted, ms. */
   readonly durationMs?: number;
@@ -163,7 +165,7 @@ export class TransportError extends Error {
   readonly verb: string;
   /** Node's error code (`ECONNREFUSED`, `ECONNRESET`, …) when the network failed. */
   readonly code: string | undefined;
-  /** Set for `stalled`. */
+  /** Set for `stalled` and `noResponse`. */
   readonly idleMs: number | undefined;
   /** Set for `veryShortWatch`. */
   readonly durationMs: number | undefined;
@@ -190,6 +192,19 @@ export class TransportError extends Error {
 /** @internal No byte arrived on a LIST or WATCH for `idleMs`. */
 export function stalledError(verb: string, idleMs: number): TransportError {
   return new TransportError(verb, `[informer] ${verb} stalled: no data for ${idleMs} ms`, { reason: 'stalled', idleMs });
+}
+
+/**
+ * @internal Why a request may have gone `waitingMs` without a response, and the remedy: the
+ * message of the `WAITING` status and of the `noResponse` error.
+ */
+export function noResponseMessage(verb: string, waitingMs: number): string {
+  return `[informer] no response to the ${verb} after ${waitingMs} ms: likely queued behind the browser's per-host connection limit (HTTP/1.1: 6, and each open watch holds one). Remedy: rx-informer/relay (every watch over one connection) or HTTP/2`;
+}
+
+/** @internal A watch's response had not started after `waitingMs`: aborted. */
+export function noResponseError(verb: string, waitingMs: number): TransportError {
+  return new TransportError(verb, noResponseMessage(verb, waitingMs), { reason: 'noResponse', idleMs: waitingMs });
 }
 
 /** @internal A watch closed after `durationMs` (< 1 s) without an event. */

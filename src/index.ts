@@ -6,8 +6,9 @@
  * The entry points: `rx-informer` (this one: informers, sources, operators, the store),
  * `rx-informer/controller` (the controller toolkit: controllers, writes, finalizers, events, probes,
  * leader election and sharding), `rx-informer/testing` (fakes, builders, marbles; needs rxjs only),
- * `rx-informer/test-server` (an in-process API server) and `rx-informer/prometheus` (metrics for
- * prom-client).
+ * `rx-informer/test-server` (an in-process API server), `rx-informer/prometheus` (metrics for
+ * prom-client), `rx-informer/web` (for a web console: every watch of a page over one connection,
+ * snapshots thinned for the screen) and `rx-informer/relay` (that connection's backend half, Node).
  *
  * @module rx-informer
  */
@@ -28,6 +29,7 @@ export { reflector } from './sources/reflector/reflector.js';
 export { httpListerWatcher } from './sources/http/httpListerWatcher.js';
 export { fetchListWatch } from './sources/fetchListWatch.js';
 export type { FetchTransportConfig } from './client/fetchTransport.js';
+export type { KubeConfigLike } from './client/kubeConfigLike.js';
 export { discoverResource } from './client/discoverResource.js';
 export type { DiscoveredResource } from './client/discoverResource.js';
 export { stripManagedFields } from './sources/stripManagedFields.js';

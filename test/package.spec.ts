@@ -44,6 +44,7 @@ async function packAndInstall(): Promise<Installed> {
   }
   await symlink(join(root, 'node_modules'), join(stage, 'node_modules'), 'dir');
   await exec(node, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: stage, timeout: 120_000 });
+  await exec(node, [join(root, 'scripts/buildBrowser.mjs'), stage], { cwd: stage, timeout: 120_000 }); // npm run build's second step
   const deps = join(tmp, 'deps');
   await mkdir(deps);
   const pack = async (dir: string) => JSON.parse((await npm(['pack', dir, '--json', '--ignore-scripts', '--pack-destination', deps], tmp)).stdout)[0].filename as string;

@@ -1,4 +1,4 @@
-import type { KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfigLike } from './kubeConfigLike.js';
 import { checkNodeVersion } from './nodeFloor.js';
 
 /**
@@ -7,7 +7,7 @@ import { checkNodeVersion } from './nodeFloor.js';
  * @throws {Error} on a Node older than the HTTP stack needs ({@link checkNodeVersion}).
  * @throws {TypeError} unless `kubeConfig` is a @kubernetes/client-node `KubeConfig`.
  */
-export function checkKubeConfig(kubeConfig: KubeConfig): void {
+export function checkKubeConfig(kubeConfig: KubeConfigLike): void {
   checkNodeVersion('rx-informer', 'to talk to an API server');
   if (kubeConfig === null || typeof kubeConfig !== 'object' || typeof kubeConfig.applyToHTTPSOptions !== 'function') {
     throw new TypeError('[informer] kubeConfig must be a @kubernetes/client-node KubeConfig');

@@ -1,4 +1,4 @@
-import type { KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfigLike } from './kubeConfigLike.js';
 import { catchError, defer, finalize, forkJoin, map, of, switchMap, throwError, type Observable } from 'rxjs';
 import { KubeApiError } from '../errors.js';
 import { httpGet } from './httpGet.js';
@@ -56,7 +56,7 @@ interface ApiResource {
  * `resource` is `/api/v1` or `/apis`, documents every Kubernetes API server serves, means the
  * server is not one), and with a {@link TransportError} when the server cannot be reached.
  */
-export function discoverResource(kubeConfig: KubeConfig, resource: string): Observable<DiscoveredResource> {
+export function discoverResource(kubeConfig: KubeConfigLike, resource: string): Observable<DiscoveredResource> {
   const transport = kubeConfigTransport(kubeConfig);
   if (typeof resource !== 'string' || resource.trim() === '') throw new TypeError('[informer] discoverResource: resource must be a non-empty string');
   return defer(() => {

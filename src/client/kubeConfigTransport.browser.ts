@@ -1,4 +1,4 @@
-import type { KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfigLike } from './kubeConfigLike.js';
 import type { HttpTransport } from './httpTransport.js';
 
 /**
@@ -8,6 +8,6 @@ import type { HttpTransport } from './httpTransport.js';
  *
  * @throws {TypeError} always.
  */
-export function kubeConfigTransport(_kubeConfig: KubeConfig): HttpTransport {
+export function kubeConfigTransport(_kubeConfig: KubeConfigLike): HttpTransport {
   throw new TypeError('[informer] a KubeConfig needs Node (node:http, client certificates, exec plugins); in a browser, use fetchListWatch() over a kubectl proxy or your backend');
 }

@@ -1,4 +1,4 @@
-import type { KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfigLike } from './kubeConfigLike.js';
 import { checkKubeConfig } from './checkKubeConfig.js';
 import type { HttpTransport } from './httpTransport.js';
 import { nodeTransport } from './nodeTransport.js';
@@ -12,7 +12,7 @@ import { createRequestContext } from './requestContext.js';
  *
  * @throws {TypeError} unless `kubeConfig` is a @kubernetes/client-node `KubeConfig`.
  */
-export function kubeConfigTransport(kubeConfig: KubeConfig): HttpTransport {
+export function kubeConfigTransport(kubeConfig: KubeConfigLike): HttpTransport {
   checkKubeConfig(kubeConfig);
   return nodeTransport(createRequestContext(kubeConfig));
 }

@@ -1,6 +1,6 @@
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent, type RequestOptions } from 'node:https';
-import type { KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfigLike } from './kubeConfigLike.js';
 
 /**
  * Server URL and per-request options (auth headers, TLS, agent) from a KubeConfig. The options are
@@ -18,7 +18,7 @@ export interface RequestContext {
 }
 
 /** The server URL and per-request options (auth, TLS, agent) from a KubeConfig, re-read on every request so refreshed credentials apply. */
-export function createRequestContext(kubeConfig: KubeConfig): RequestContext {
+export function createRequestContext(kubeConfig: KubeConfigLike): RequestContext {
   const agents = new Set<HttpAgent>();
   const context: RequestContext = {
     server() {

@@ -1,4 +1,4 @@
-import type { KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfigLike } from './kubeConfigLike.js';
 import type { Draft } from 'immer';
 import { firstValueFrom, map, take, type Observable } from 'rxjs';
 import { conflictError, isWriteConflict, KubeApiError } from '../errors.js';
@@ -135,7 +135,7 @@ export interface ResourceClient {
  * @param config the default field manager.
  * @throws {TypeError} unless `kubeConfig` is a KubeConfig.
  */
-export function resourceClient(kubeConfig: KubeConfig, config: ResourceClientConfig = {}): ResourceClient {
+export function resourceClient(kubeConfig: KubeConfigLike, config: ResourceClientConfig = {}): ResourceClient {
   const transport = kubeConfigTransport(kubeConfig);
   const discovered = new Map<string, Promise<{ group: string; version: string; plural: string; namespaced: boolean }>>();
 

@@ -1,4 +1,4 @@
-import type { KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfigLike } from '../client/kubeConfigLike.js';
 import { Observable } from 'rxjs';
 import { resourceClient, type RequestOptions, type ResourceClient } from '../client/resourceClient.js';
 import { leaseType, type Lease, type LeaseRef } from './lease.js';
@@ -39,7 +39,7 @@ export interface LeaseClient {
  * @returns the Lease client.
  * @throws {TypeError} unless `client` is a KubeConfig or a resource client.
  */
-export function leaseClient(client: KubeConfig | ResourceClient): LeaseClient {
+export function leaseClient(client: KubeConfigLike | ResourceClient): LeaseClient {
   const resources = isResourceClient(client) ? client : resourceClient(client);
   return {
     get: (ref) => fromRequest((options) => resources.get<Lease>({ ...leaseType, namespace: ref.namespace, name: ref.name }, options)),

@@ -1,4 +1,4 @@
-import type { KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfigLike } from '../client/kubeConfigLike.js';
 import type { Observable } from 'rxjs';
 import type { ListWatchResource } from '../client/listWatchResource.js';
 import { crdGated } from '../sources/crd/crdGated.js';
@@ -23,7 +23,7 @@ export type FactorySource = <T extends KubeObject>(resource: ListWatchResource, 
  *
  * @param factory the factory's signal, and the clock and backoff of its watch of CRDs.
  */
-export function crdGatedSources(kubeConfig: KubeConfig, factory: Pick<ListWatchConfig<KubeObject>, 'scheduler' | 'backoff'> & { readonly signal: AbortSignal }): FactorySource {
+export function crdGatedSources(kubeConfig: KubeConfigLike, factory: Pick<ListWatchConfig<KubeObject>, 'scheduler' | 'backoff'> & { readonly signal: AbortSignal }): FactorySource {
   let crds: CrdWatch | undefined;
   const crdWatchOf = (): CrdWatch =>
     (crds ??= crdWatch(kubeConfig, {

@@ -1,4 +1,4 @@
-import type { KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfigLike } from '../client/kubeConfigLike.js';
 import { catchError, filter, map, merge, of, type Observable } from 'rxjs';
 import { KubeApiError } from '../errors.js';
 import { crdAvailability, type CrdObject } from '../sources/crd/crdAvailability.js';
@@ -28,7 +28,7 @@ const byGroupKind = (crd: Crd): string[] => [`${crd.spec?.group ?? ''}/${crd.spe
  * if there were no gate, as before; so does a resource that has no CRD but is served all the same
  * (an aggregated API's, asked of discovery once).
  */
-export function crdWatch(kubeConfig: KubeConfig, config: Pick<ListWatchConfig<Crd>, 'scheduler' | 'backoff' | 'signal'>): CrdWatch {
+export function crdWatch(kubeConfig: KubeConfigLike, config: Pick<ListWatchConfig<Crd>, 'scheduler' | 'backoff' | 'signal'>): CrdWatch {
   const resource = { group: 'apiextensions.k8s.io', version: 'v1', plural: 'customresourcedefinitions' };
   const crds = informer<Crd>(reflector(createHttpListerWatcher<Crd>(kubeConfig, resource, config, {}), config), {
     indexers: { groupKind: byGroupKind },

@@ -88,6 +88,8 @@ const fixedOptions = [
   'streamingList',
   'timeoutSeconds',
   'idleTimeout',
+  'waitingAfter',
+  'noResponseTimeout',
   'backoff',
   'fatalErrors',
   'maxLineBytes',

@@ -1,4 +1,4 @@
-import type { KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfigLike } from '../client/kubeConfigLike.js';
 import { defer, finalize, tap } from 'rxjs';
 import { resourceName } from '../client/resolveResource.js';
 import type { ListWatchResource } from '../client/listWatchResource.js';
@@ -21,7 +21,7 @@ export interface FactoryEntry {
 
 /** @internal What a factory gives each informer it makes, and what it hears from them. */
 export interface FactoryContext {
-  readonly kubeConfig: KubeConfig;
+  readonly kubeConfig: KubeConfigLike;
   /** Aborted by `dispose()`. */
   readonly signal: AbortSignal;
   readonly keys: FactoryKeys;

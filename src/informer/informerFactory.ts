@@ -1,4 +1,4 @@
-import type { KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfigLike } from '../client/kubeConfigLike.js';
 import type { Subscription } from 'rxjs';
 import { conflictingOptions, factoryKeys } from './factoryIdentity.js';
 
@@ -82,7 +82,7 @@ export interface InformerFactory {
  * @param kubeConfig client-node's KubeConfig (auth, TLS, server).
  * @param defaults options applied to every informer of the factory.
  */
-export function informerFactory(kubeConfig: KubeConfig, defaults: InformerFactoryDefaults = {}): InformerFactory {
+export function informerFactory(kubeConfig: KubeConfigLike, defaults: InformerFactoryDefaults = {}): InformerFactory {
   checkKubeConfig(kubeConfig);
   const abort = new AbortController();
   const keys = factoryKeys();

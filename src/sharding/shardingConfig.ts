@@ -1,4 +1,4 @@
-import type { KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfigLike } from '../client/kubeConfigLike.js';
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { SchedulerLike } from 'rxjs';
@@ -41,7 +41,7 @@ export type ShardingEvent =
 /** Options of {@link sharded} and {@link sharder}. */
 export interface ShardingConfig {
   /** Credentials for the informers the sharder runs. */
-  readonly kubeConfig: KubeConfig;
+  readonly kubeConfig: KubeConfigLike;
   /** The ring's name (a DNS label of ≤ 50 characters): part of the label keys and of the Lease names. */
   readonly ring: string;
   /** Where the member Leases and the sharder's Lease live. */

@@ -13,6 +13,17 @@ import { reflector } from './reflector/reflector.js';
  * lines and lists, status classification), with no KubeConfig. The page reaches the API server
  * through a `kubectl proxy` or its own backend (`connection.baseUrl`), with a bearer token or cookies.
  *
+ * **One connection per watch.** Each source holds one open request. Over HTTP/1.1 — `kubectl
+ * proxy`, and most dev-server proxies — a browser opens at most 6 connections per host (Chromium,
+ * Firefox, Safari), so in a page with more than about 5 sources the next request queues behind
+ * the open watches and may never be sent. Such a source is never silently stale: after
+ * `waitingAfter` (default 5 s) without a response it reports a `WAITING` status naming this cause;
+ * a watch still unanswered after `noResponseTimeout` (default 30 s) ends with a `TransportError`
+ * (`noResponse`) saying the same, and is opened again. `synced` keeps its meaning (a source that
+ * had listed stays synced; it just hears nothing new). The remedies: `relayConnection()`, which
+ * carries every source of the page over one WebSocket to `rx-informer/relay` in your backend, or
+ * an API server (or proxy) the page reaches over HTTP/2, where requests share one connection.
+ *
  * ```text
  * subscribe ─► LIST_START LIST_PAGE… LIST_DONE(rv) ADDED MODIFIED BOOKMARK … 410 ─► LIST_START …
  * ```

@@ -1,4 +1,4 @@
-import type { KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfigLike } from '../client/kubeConfigLike.js';
 import { Observable, takeUntil, tap } from 'rxjs';
 import type { KubeObject } from '../store/kubeObject.js';
 import { httpListerWatcher } from './http/httpListerWatcher.js';
@@ -56,7 +56,7 @@ import { followCrd } from './crd/followCrd.js';
  * @see {@link reflector} for the state machine over any {@link ListerWatcher}.
  */
 export function listWatch<T = KubeObject>(
-  kubeConfig: KubeConfig,
+  kubeConfig: KubeConfigLike,
   resource: ListWatchResource,
   config: ListWatchConfig<T> = {},
 ): Observable<RawEvent<T>> {

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { build, type Metafile } from 'esbuild';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -10,7 +10,7 @@ import { gzipSync } from 'node:zlib';
 // built-in anywhere in their graph fails the build; client-node must not be reached at all.
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-/** informer + operators + store + the fetch source, rxjs excluded, minified and gzipped. */
+/** informer + operators + store + the fetch source + the relay's browser transport, rxjs excluded, minified and gzipped. */
 const budgetBytes = 25_000;
 
 async function bundle(contents: string, minify = false): Promise<{ code: string; inputs: string[]; errors: string[] }> {
@@ -58,15 +58,26 @@ test('the browser field swaps the store\'s string interning for its no-op (a web
   t.false(inputs.some((input) => input.endsWith('internStrings.ts')));
 });
 
-test(`size budget: informer + operators + store + fetch source, minified and gzipped, rxjs excluded, at most ${budgetBytes} bytes`, async (t) => {
+test('the browser field leaves server-side sharding out (a controller feature); the option is refused with a clear error', async (t) => {
+  const { inputs, code } = await bundle(`export { fetchListWatch } from './src/index.ts';`);
+  t.true(inputs.some((input) => input.endsWith('guardShardSelector.browser.ts')));
+  t.false(inputs.some((input) => input.endsWith('shardSelector.ts') || input.endsWith('hashField.ts')));
+  t.regex(code, /shardSelector \(server-side sharding, for controllers\) is not in the browser build/);
+});
+
+test(`size budget: informer + operators + store + fetch source + relay transport, minified and gzipped, rxjs excluded, at most ${budgetBytes} bytes`, async (t) => {
   const { code, errors } = await bundle(
-    `export { informer, fetchListWatch, toDeltas, bufferByKey, dedupDeltas, resync, indexReducer, emptySnapshot, applyBatch, metaNamespaceKey, byNamespace, byLabel, parseLabelSelector, matchesLabels } from './src/index.ts';`,
+    `export { relayConnection } from './src/web/index.ts';\n    export { informer, fetchListWatch, toDeltas, bufferByKey, dedupDeltas, resync, indexReducer, emptySnapshot, applyBatch, metaNamespaceKey, byNamespace, byLabel, parseLabelSelector, matchesLabels } from './src/index.ts';`,
     true,
   );
   t.deepEqual(errors, []);
   const gzipped = gzipSync(code, { level: 9 }).length;
   t.log(`${code.length} bytes minified, ${gzipped} bytes gzipped`);
   t.true(gzipped <= budgetBytes, `${gzipped} bytes gzipped, over the budget of ${budgetBytes}`);
+  // The README quotes this measurement, not a figure written by hand.
+  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  const quoted = /<!-- web-bundle-size: measured by test\/browser\/bundle\.spec\.ts -->([\d.]+) kB/.exec(readme)?.[1];
+  t.is(quoted, (gzipped / 1000).toFixed(1), `README.md's web bundle figure: write ${(gzipped / 1000).toFixed(1)} kB after its web-bundle-size comment`);
 });
 
 test('in a browser bundle the memory estimate counts the strings at the interned places (label values here) as each object\'s own, since nothing there is interned', async (t) => {

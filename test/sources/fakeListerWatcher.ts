@@ -71,6 +71,8 @@ export function statusSummary(s: ListWatchStatus): string {
       return `ERROR(${s.error instanceof TransportError ? `TransportError:${s.error.reason}` : s.error.name}${s.permanent ? ',permanent' : ''})`;
     case 'FAILED':
       return `FAILED(${s.error.name})`;
+    case 'WAITING':
+      return `WAITING(${s.verb},${s.waitingMs})`;
     default:
       return `${s.type}(${s.crd})`;
   }

@@ -1,4 +1,4 @@
-import type { KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfigLike } from '../../client/kubeConfigLike.js';
 import { catchError, defer, finalize, Observable, of, ReplaySubject, share, type MonoTypeOperatorFunction, type SchedulerLike } from 'rxjs';
 import { discoveryServes } from '../../client/discoverResource.js';
 import { kubeConfigTransport } from '../../client/kubeConfigTransport.js';
@@ -17,7 +17,7 @@ type Crd = CrdObject & KubeObject;
 /** The settings of a CRD watch of one source: its clock and backoff (a source given neither shares one watch per KubeConfig and CRD). */
 export type FollowCrdConfig = Pick<ListWatchConfig<Crd>, 'backoff'> & { readonly scheduler?: SchedulerLike };
 
-const shared = new WeakMap<KubeConfig, Map<string, Observable<CrdGateInput>>>();
+const shared = new WeakMap<KubeConfigLike, Map<string, Observable<CrdGateInput>>>();
 
 /**
  * @internal What a plain `listWatch` source of a custom resource learns of its CRD: the CRD's
@@ -30,7 +30,7 @@ const shared = new WeakMap<KubeConfig, Map<string, Observable<CrdGateInput>>>();
  * Sources of one KubeConfig and CRD share one watch while any of them runs (it ends with the last),
  * unless one brings its own scheduler or backoff (then its watch is its own, on its clock).
  */
-export function followCrd(kubeConfig: KubeConfig, target: CrdTarget, config: FollowCrdConfig = {}): Observable<CrdGateInput> {
+export function followCrd(kubeConfig: KubeConfigLike, target: CrdTarget, config: FollowCrdConfig = {}): Observable<CrdGateInput> {
   if (config.scheduler !== undefined || config.backoff !== undefined) return crdInputs(kubeConfig, target, config);
   const key = target.plural !== undefined ? `${target.plural}.${target.group} ${target.version}` : `${target.kind ?? ''} in ${target.group} ${target.version}`;
   let byTarget = shared.get(kubeConfig);
@@ -44,7 +44,7 @@ export function followCrd(kubeConfig: KubeConfig, target: CrdTarget, config: Fol
 }
 
 /** The CRD watch of `target` as gate inputs (cold). */
-function crdInputs(kubeConfig: KubeConfig, target: CrdTarget, config: FollowCrdConfig): Observable<CrdGateInput> {
+function crdInputs(kubeConfig: KubeConfigLike, target: CrdTarget, config: FollowCrdConfig): Observable<CrdGateInput> {
   const resource = { group: 'apiextensions.k8s.io', version: 'v1', plural: 'customresourcedefinitions' };
   const watchConfig: ListWatchConfig<Crd> = { ...config, ...(target.plural !== undefined ? { fieldSelector: `metadata.name=${target.plural}.${target.group}` } : {}) };
   return gateInputs(reflector(createHttpListerWatcher<Crd>(kubeConfig, resource, watchConfig, {}), watchConfig), target).pipe(unlessServedWithoutCrd(servedWithoutCrd(kubeConfig, target)));
@@ -99,7 +99,7 @@ export function gateInputs(events: Observable<RawEvent<Crd>>, target: CrdTarget)
  * subscription (false when discovery cannot be asked): an aggregated API's resource, such as
  * `metrics.k8s.io`'s, has no CRD and never will.
  */
-export function servedWithoutCrd(kubeConfig: KubeConfig, target: CrdTarget): Observable<boolean> {
+export function servedWithoutCrd(kubeConfig: KubeConfigLike, target: CrdTarget): Observable<boolean> {
   return defer(() => {
     const transport = kubeConfigTransport(kubeConfig);
     return discoveryServes(transport, target.group, target.version, target).pipe(finalize(() => transport.closeIdleConnections?.()));

@@ -1,4 +1,4 @@
-import type { KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfigLike } from '../../client/kubeConfigLike.js';
 import { kubeConfigTransport } from '../../client/kubeConfigTransport.js';
 import type { ListWatchResource } from '../../client/listWatchResource.js';
 import type { KubeObject } from '../../store/kubeObject.js';
@@ -24,7 +24,7 @@ export type { CollectionHooks } from './transportListerWatcher.js';
  * @see {@link listWatch}, which runs {@link reflector} over this.
  */
 export function httpListerWatcher<T = KubeObject>(
-  kubeConfig: KubeConfig,
+  kubeConfig: KubeConfigLike,
   resource: ListWatchResource,
   config: Pick<ListWatchConfig<T>, 'labelSelector' | 'fieldSelector' | 'shardSelector' | 'metadataOnly' | 'maxLineBytes' | 'maxListBytes' | 'scheduler'> = {},
 ): ListerWatcher<T> {
@@ -33,7 +33,7 @@ export function httpListerWatcher<T = KubeObject>(
 
 /** @internal {@link httpListerWatcher} with {@link CollectionHooks}. */
 export function createHttpListerWatcher<T = KubeObject>(
-  kubeConfig: KubeConfig,
+  kubeConfig: KubeConfigLike,
   resource: ListWatchResource,
   config: TransportListerWatcherConfig<T>,
   hooks: CollectionHooks,

@@ -55,9 +55,9 @@ export function retryAfterMs(error: unknown): number | undefined {
   return undefined;
 }
 
-/** The idle watchdog cut the request (R5). */
+/** The idle watchdog cut the request (R5), or a watch's response never started. */
 export function isStalled(error: unknown): boolean {
-  return error instanceof TransportError && error.reason === 'stalled';
+  return error instanceof TransportError && (error.reason === 'stalled' || error.reason === 'noResponse');
 }
 
 /**

@@ -11,7 +11,7 @@
  *                                             ERROR(permanent) FAILED ✕
  * ```
  */
-export type ListWatchStatus = ListingStatus | WatchingStatus | BackingOffStatus | RelistingStatus | ErrorStatus | FailedStatus | CrdStatus;
+export type ListWatchStatus = ListingStatus | WatchingStatus | WaitingStatus | BackingOffStatus | RelistingStatus | ErrorStatus | FailedStatus | CrdStatus;
 
 /** A list is running; emitted when it starts (`page: 0`) and after every page (and every part of a page that comes in parts). @inline */
 export interface ListingStatus {
@@ -29,6 +29,30 @@ export interface ListingStatus {
 export interface WatchingStatus {
   readonly type: 'WATCHING';
   readonly resourceVersion: string;
+}
+
+/**
+ * A LIST or WATCH request has had no response for `waitingMs` (`waitingAfter`, default 5 s): the
+ * source is not silently stale, it says so. Nothing else changes: an informer that had synced
+ * stays synced, and the request goes on (a watch is aborted with a `noResponse` error after
+ * `noResponseTimeout`, then opened again). In a browser over HTTP/1.1 (`kubectl proxy`) the likely
+ * cause is the per-host connection limit (6 in Chromium), which every open watch holds one of;
+ * `message` says so, and the remedy (the relay, or HTTP/2).
+ *
+ * ```text
+ * LISTING … (a watch request, no response) … WAITING ─► WATCHING   (it answered late)
+ *                                            WAITING ─► ERROR(noResponse) ─► WAITING …
+ * ```
+ *
+ * @inline
+ */
+export interface WaitingStatus {
+  readonly type: 'WAITING';
+  readonly verb: 'list' | 'watch';
+  /** How long the request has had no response, ms. */
+  readonly waitingMs: number;
+  /** The likely cause and the remedy, in a sentence. */
+  readonly message: string;
 }
 
 /**

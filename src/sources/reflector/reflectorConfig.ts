@@ -76,6 +76,18 @@ export interface ReflectorConfig<T> {
    * LIST page request.
    */
   readonly idleTimeout?: number;
+  /**
+   * Report a `WAITING` status when a LIST or WATCH request has had no response (no page part, no
+   * watch head) for this long (ms). Default 5 000. The request goes on; an informer's `synced`
+   * does not change.
+   */
+  readonly waitingAfter?: number;
+  /**
+   * Abort a WATCH whose response has not started after this long (ms), with a `TransportError`
+   * (`noResponse`) whose message names the likely cause, and open it again. Default 30 000. A
+   * LIST is not cut this way (a server may take long to start a big list): `idleTimeout` bounds it.
+   */
+  readonly noResponseTimeout?: number;
   readonly backoff?: BackoffConfig;
   /**
    * Which errors end the source (a `FAILED` status, then the Observable errors with the server's
@@ -139,6 +151,10 @@ export interface ResolvedReflectorConfig<T> {
   readonly timeoutSeconds: () => number;
   /** Watchdog limit in ms; default 150 000. */
   readonly idleTimeout: number;
+  /** `WAITING` status after this long without a response, ms; default 5 000. */
+  readonly waitingAfter: number;
+  /** A watch without a response is aborted after this long, ms; default 30 000. */
+  readonly noResponseTimeout: number;
   readonly fatalErrors: 'transient' | 'permanent' | 'never';
   readonly backoff: ResolvedBackoffConfig;
   readonly transform: ((object: T) => T) | undefined;
@@ -172,6 +188,8 @@ export function resolveReflectorConfig<T>(config: ReflectorConfig<T>): ResolvedR
     streamingList: Boolean(config.streamingList),
     timeoutSeconds: fixedTimeout === undefined ? () => Math.floor(300 + Math.random() * 300) : () => fixedTimeout,
     idleTimeout: check.positive('idleTimeout', config.idleTimeout) ?? 150_000,
+    waitingAfter: check.positive('waitingAfter', config.waitingAfter) ?? 5_000,
+    noResponseTimeout: check.positive('noResponseTimeout', config.noResponseTimeout) ?? 30_000,
     fatalErrors: check.oneOf('fatalErrors', config.fatalErrors, ['transient', 'permanent', 'never']) ?? 'transient',
     backoff: resolveBackoffConfig(config.backoff),
     transform: check.func('transform', config.transform),

@@ -4,7 +4,7 @@
  * requests and timers back as inputs. It decides nothing about what comes next.
  */
 import { from, type Observer, type Subscriber, type Subscription, type TeardownLogic } from 'rxjs';
-import { hookError, TransformError, TransportError } from '../../errors.js';
+import { hookError, noResponseMessage, TransformError, TransportError } from '../../errors.js';
 import type { ListerWatcher, ListRequest, ListResponse, WatchRequest } from '../listerWatcher.js';
 import type { RawEvent } from '../rawEvent.js';
 import type { ListWatchStatus } from './listWatchStatus.js';
@@ -41,7 +41,16 @@ export function runReflector<T>(
   const backoff = createBackoff(config.backoff, now);
   const transform = wrapTransform(config.transform);
   const fatal = (error: unknown): void => subscriber.error(error);
-  const slot = createRequestSlot(scheduler, config.idleTimeout, fatal);
+  const slot = createRequestSlot(
+    scheduler,
+    {
+      idleTimeout: config.idleTimeout,
+      waitingAfter: config.waitingAfter,
+      noResponseTimeout: config.noResponseTimeout,
+      onWaiting: (verb, waitingMs) => report({ type: 'WAITING', verb, waitingMs, message: noResponseMessage(verb, waitingMs) }),
+    },
+    fatal,
+  );
   let state: ReflectorState = { kind: 'idle', memory: initialMemory };
   let timer: Subscription | undefined;
   // afterList: the list that just completed (from its pages and LIST_DONE), until the hook is called;

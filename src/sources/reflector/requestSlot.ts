@@ -1,9 +1,23 @@
 /**
  * The reflector's one in-flight request: starting a LIST or WATCH aborts the previous one, and an
- * idle watchdog aborts a request on which nothing arrived for `idleTimeout` ms (R5).
+ * idle watchdog aborts a request on which nothing arrived for `idleTimeout` ms (R5). Before the
+ * first response it also reports the wait (`waitingAfter`) and aborts a watch that never answered
+ * (`noResponseTimeout`).
  */
 import { Subscription, type Observable, type Observer, type SchedulerLike } from 'rxjs';
-import { stalledError, TransformError } from '../../errors.js';
+import { noResponseError, stalledError, TransformError } from '../../errors.js';
+
+/** The bounds on a request's silence, ms. */
+export interface SlotBounds {
+  /** No byte for this long: aborted as `stalled` (R5). */
+  readonly idleTimeout: number;
+  /** No response yet for this long: `onWaiting` is told, once per request. */
+  readonly waitingAfter: number;
+  /** No response to a watch for this long: aborted as `noResponse`. */
+  readonly noResponseTimeout: number;
+  /** A request has had no response for `waitingMs`. */
+  readonly onWaiting: (verb: 'list' | 'watch', waitingMs: number) => void;
+}
 
 /** One request at a time, under the idle watchdog. */
 export interface RequestSlot {
@@ -23,11 +37,12 @@ export interface RequestSlot {
  * idle watchdog.
  *
  * @param scheduler Runs the watchdog and gives the clock.
- * @param idleTimeout Longest quiet time of a request, ms.
+ * @param bounds Longest quiet time of a request, and of one that has had no response yet, ms.
  * @param fatal Receives anything the observer throws that is not a {@link TransformError} (a
  * throwing `onStatus`, say); it errors the Observable.
  */
-export function createRequestSlot(scheduler: SchedulerLike, idleTimeout: number, fatal: (error: unknown) => void): RequestSlot {
+export function createRequestSlot(scheduler: SchedulerLike, bounds: SlotBounds, fatal: (error: unknown) => void): RequestSlot {
+  const { idleTimeout, waitingAfter, noResponseTimeout } = bounds;
   let request: Subscription | undefined;
   let watchdog: Subscription | undefined;
   let lastActivity = 0;
@@ -57,24 +72,41 @@ export function createRequestSlot(scheduler: SchedulerLike, idleTimeout: number,
       watchdog = undefined;
       return true;
     };
-    lastActivity = scheduler.now();
-    const check = (): void => {
-      if (request !== holder) return;
-      const idle = scheduler.now() - lastActivity;
-      if (idle < idleTimeout) {
-        watchdog = scheduler.schedule(check, idleTimeout - idle);
-        return;
-      }
+    const started = (lastActivity = scheduler.now());
+    let responded = false;
+    let waitingTold = false;
+    const cut = (error: Error): void => {
       end();
       holder.unsubscribe();
-      guard(() => observer.error(stalledError(verb, idle)));
+      guard(() => observer.error(error));
     };
-    watchdog = scheduler.schedule(check, idleTimeout);
+    // One timer: the next of the idle bound and, until the first response, the waiting and no-response bounds.
+    const check = (): void => {
+      if (request !== holder) return;
+      const now = scheduler.now();
+      const idle = now - lastActivity;
+      if (idle >= idleTimeout) return cut(stalledError(verb, idle));
+      let next = idleTimeout - idle;
+      if (!responded) {
+        const waiting = now - started;
+        if (verb === 'watch' && waiting >= noResponseTimeout) return cut(noResponseError(verb, waiting));
+        if (!waitingTold && waiting >= waitingAfter) {
+          waitingTold = true;
+          guard(() => bounds.onWaiting(verb, waiting));
+          if (request !== holder) return;
+        }
+        if (!waitingTold) next = Math.min(next, waitingAfter - waiting);
+        if (verb === 'watch') next = Math.min(next, noResponseTimeout - waiting);
+      }
+      watchdog = scheduler.schedule(check, next);
+    };
+    watchdog = scheduler.schedule(check, Math.min(idleTimeout, waitingAfter, verb === 'watch' ? noResponseTimeout : idleTimeout));
     holder.add(
       source.subscribe({
         next: (value) => {
           if (request !== holder) return;
           lastActivity = scheduler.now();
+          responded = true;
           try {
             observer.next(value); // no closure per event: this is the hot path
           } catch (error) {

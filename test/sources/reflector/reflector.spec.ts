@@ -520,6 +520,48 @@ test('idle watchdog also bounds a hanging LIST page: backoff and relist', (t) =>
   t.true(o.statuses.includes('100 ERROR(TransportError:stalled)'));
 });
 
+test('a watch with no response within waitingAfter is reported WAITING (cause and remedy named), and aborted as noResponse after noResponseTimeout, then opened again; no relist', (t) => {
+  // Issue 41: in a browser on HTTP/1.1 the seventh watch queues behind six open ones and nothing
+  // was reported until the idle timeout. Now the wait is a status, then an error, and again.
+  const o = scenario(
+    t,
+    (cold) => ({ lists: [cold('-(a|)', { a: page([], '10') })], watches: [cold<WatchMessage<KubeObject>>('-'), cold('-o', { o: OPEN })] }),
+    400,
+    { waitingAfter: 50, noResponseTimeout: 200, idleTimeout: 10_000 },
+  );
+  t.deepEqual(o.statuses.slice(2), ['51 WAITING(watch,50)', '201 ERROR(TransportError:noResponse)', '202 WATCHING(10)']);
+  const waiting = o.raw.find((s) => s.type === 'WAITING');
+  t.regex(waiting?.type === 'WAITING' ? waiting.message : '', /no response to the watch after 50 ms.*per-host connection limit.*rx-informer\/relay.*HTTP\/2/);
+  const error = o.raw.find((s) => s.type === 'ERROR');
+  t.regex(error?.type === 'ERROR' ? error.error.message : '', /per-host connection limit/);
+  t.deepEqual(watches(o.seen).map((s) => [s.at, s.request.resourceVersion]), [
+    [1, '10'],
+    [201, '10'],
+  ]);
+  t.is(lists(o.seen).length, 1);
+});
+
+test('a LIST with no response is reported WAITING once, and left to the idle watchdog (a big list may be slow to start)', (t) => {
+  const o = scenario(
+    t,
+    (cold) => ({ lists: [cold('300ms (a|)', { a: page([], '10') })], watches: [cold('-o', { o: OPEN })] }),
+    400,
+    { waitingAfter: 50, noResponseTimeout: 100, idleTimeout: 10_000 },
+  );
+  t.deepEqual(o.statuses, ['0 LISTING(0,0)', '50 WAITING(list,50)', '300 LISTING(0,1)', '301 WATCHING(10)']);
+});
+
+test('a request that answers within waitingAfter is not reported waiting', (t) => {
+  const o = scenario(
+    t,
+    (cold) => ({ lists: [cold('40ms (a|)', { a: page([], '10') })], watches: [cold('40ms o 100ms a', { o: OPEN, a: ev('ADDED', 'a', '11') })] }),
+    400,
+    { waitingAfter: 50, noResponseTimeout: 100, idleTimeout: 10_000 },
+  );
+  t.false(o.statuses.some((s) => s.includes('WAITING') || s.includes('ERROR')), o.statuses.join(', '));
+  t.is(watches(o.seen).length, 1);
+});
+
 test('R11: streaming list buffers ADDED/MODIFIED/DELETED until the initial-events-end bookmark, then keeps the stream', (t) => {
   const o = scenario(
     t,
