@@ -14,6 +14,11 @@ export type { EngagedCluster } from './engagedCluster.js';
 export interface FleetFactoryOptions {
   /** Defaults of every cluster's informer factory (a `transform`, `pageSize`, `backoff`, …). */
   readonly defaults?: InformerFactoryDefaults;
+  /**
+   * Told of every {@link FleetError}, as `errors$` is; unlike `errors$` it also hears those
+   * reported while `fleetFactory()` runs (a provider that engages at once with bad credentials).
+   */
+  readonly onError?: (error: FleetError) => void;
 }
 
 /**
@@ -79,7 +84,14 @@ interface Owner {
 export function fleetFactory(providers: FleetProvider | readonly FleetProvider[], options: FleetFactoryOptions = {}): FleetFactory {
   const defaults = options.defaults ?? {};
   const clusters = new BehaviorSubject<ReadonlyMap<string, EngagedCluster>>(new Map());
-  const errors = new Subject<FleetError>();
+  const errorsSubject = new Subject<FleetError>();
+  const onError = options.onError;
+  const errors = {
+    next(error: FleetError): void {
+      onError?.(error);
+      errorsSubject.next(error);
+    },
+  };
   const owners = new Map<string, Owner>(); // the engagement each cluster name is held by
   const waiting = new Map<string, ClusterEngagement[]>(); // the engagements that named a held cluster, in order
   const recipes: Array<{ readonly resource: ListWatchResource; readonly options: SharedInformerOptions<KubeObject> }> = [];
@@ -178,7 +190,7 @@ export function fleetFactory(providers: FleetProvider | readonly FleetProvider[]
       return clusters.value;
     },
     clusters$: clusters.asObservable(),
-    errors$: errors.asObservable(),
+    errors$: errorsSubject.asObservable(),
     async whenAllSynced(waitOptions = {}) {
       await Promise.all([...clusters.value.values()].map((cluster) => cluster.factory.whenAllSynced(waitOptions)));
     },
@@ -193,7 +205,7 @@ export function fleetFactory(providers: FleetProvider | readonly FleetProvider[]
       clusters.next(new Map()); // readers are told the deletes…
       clusters.complete();
       for (const cluster of left) cluster.factory.dispose(); // …then every watch ends
-      errors.complete();
+      errorsSubject.complete();
     },
   };
 }
