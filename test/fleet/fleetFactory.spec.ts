@@ -12,6 +12,7 @@ import { fleetFactory } from '../../src/fleet/fleetFactory.js';
 import type { FleetError } from '../../src/fleet/fleetError.js';
 import { createTestApiServer, createTestServerFleet } from '../../src/testServer/index.js';
 import { until } from '../helpers/until.js';
+import { isTombstone } from '../../src/store/delta.js';
 
 const configMaps = { version: 'v1', plural: 'configmaps' } as const;
 const cms = (prefix: string, count: number) => Array.from({ length: count }, (_, i) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `${prefix}${i}`, namespace: 'default' } }));
@@ -37,7 +38,7 @@ test.serial('a handler registered before any cluster engages sees every first li
         seen.add(`${cluster}/${object.metadata!.name!}`);
         if (isInInitialList) initial.push(cluster);
       },
-      onDelete: (cluster, object) => seen.delete(`${cluster}/${'metadata' in object ? object.metadata!.name! : object.key}`),
+      onDelete: (cluster, object) => seen.delete(`${cluster}/${isTombstone(object) ? object.key : object.metadata!.name!}`),
     });
     for (const [name, server] of servers.servers) list.engage(name, server.kubeConfig);
     await fleet.whenAllSynced();
