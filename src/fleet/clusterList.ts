@@ -20,8 +20,10 @@ export interface ClusterList {
  *
  * ## Example
  * ```ts
+ * import type { KubeConfig } from '@kubernetes/client-node';
  * import { clusterList, fleetFactory } from 'rx-informer/fleet';
  *
+ * declare const eastKubeConfig: KubeConfig, westKubeConfig: KubeConfig; // assuming: loaded from their files
  * const list = clusterList();
  * const fleet = fleetFactory(list.provider);
  * list.engage('east', eastKubeConfig);

@@ -2,7 +2,6 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import { defer } from 'rxjs';
 import { informer } from '../informer/informer.js';
 import { listWatch } from '../sources/listWatch.js';
-import type { Frozen } from '../store/frozen.js';
 import type { KubeObject } from '../store/kubeObject.js';
 import type { FleetProvider } from './clusterEngagement.js';
 import { loadKubeConfig } from './loadKubeConfig.js';
@@ -22,7 +21,7 @@ export interface KubeconfigSecretsOptions {
   /** The data key holding the kubeconfig; default `kubeconfig` (Cluster API's `<cluster>-kubeconfig` Secrets use `value`). */
   readonly dataKey?: string;
   /** The cluster's name; default the Secret's name (for Cluster API, its `cluster.x-k8s.io/cluster-name` label). */
-  readonly clusterName?: (secret: Frozen<KubeconfigSecret>) => string | undefined;
+  readonly clusterName?: (secret: KubeconfigSecret) => string | undefined;
   /** Told of a Secret whose kubeconfig is missing or cannot be used (it is skipped; an engaged cluster keeps its credentials). */
   readonly onInvalid?: (key: string, error: unknown) => void;
 }
@@ -41,7 +40,11 @@ export const kubeconfigSecretLabel = 'sigs.k8s.io/multicluster-runtime-kubeconfi
  *
  * For Cluster API's Secrets:
  * ```ts
- * kubeconfigSecrets(hub, {
+ * import type { KubeConfig } from '@kubernetes/client-node';
+ * import { kubeconfigSecrets } from 'rx-informer/fleet';
+ *
+ * declare const hub: KubeConfig; // assuming: the management cluster's credentials
+ * const clusters = kubeconfigSecrets(hub, {
  *   labelSelector: 'cluster.x-k8s.io/cluster-name',
  *   dataKey: 'value',
  *   clusterName: (secret) => secret.metadata?.labels?.['cluster.x-k8s.io/cluster-name'],
@@ -53,7 +56,7 @@ export const kubeconfigSecretLabel = 'sigs.k8s.io/multicluster-runtime-kubeconfi
  */
 export function kubeconfigSecrets(hub: KubeConfig, options: KubeconfigSecretsOptions = {}): FleetProvider {
   const dataKey = options.dataKey ?? 'kubeconfig';
-  const clusterName = options.clusterName ?? ((secret: Frozen<KubeconfigSecret>) => secret.metadata?.name);
+  const clusterName = options.clusterName ?? ((secret: KubeconfigSecret) => secret.metadata?.name);
   const resource = { version: 'v1', plural: 'secrets', ...(options.namespace !== undefined ? { namespace: options.namespace } : {}) };
   const labelSelector = options.labelSelector ?? `${kubeconfigSecretLabel}=true`;
   return defer(() => informer<KubeconfigSecret>(listWatch<KubeconfigSecret>(hub, resource, { labelSelector }), { name: 'kubeconfig secrets (fleet provider)' }).changes$).pipe(
