@@ -1,9 +1,10 @@
 /**
  * rx-informer/fleet: informers over a fleet of clusters that join and leave at run time. Providers
  * find the clusters (kubeconfig files in a directory, kubeconfig Secrets in a hub cluster,
- * namespaces as clusters, clusters from code); a fleet factory gives each engaged cluster an
- * informer factory, and its fleet informers merge the clusters' informers into one stream of
- * cluster-qualified changes, with each cluster's informer at hand. Node only (the directory
+ * ClusterProfiles of the Cluster Inventory API, namespaces as clusters, clusters from code); a
+ * fleet factory gives each engaged cluster an informer factory, and its fleet informers merge the
+ * clusters' informers into one stream of cluster-qualified changes, with each cluster's informer
+ * at hand. Node only (the directory
  * provider uses `node:fs`); needs @kubernetes/client-node.
  *
  * @module rx-informer/fleet
@@ -19,6 +20,8 @@ export { kubeconfigDirectory } from './kubeconfigDirectory.js';
 export type { KubeconfigDirectoryOptions } from './kubeconfigDirectory.js';
 export { kubeconfigSecrets, kubeconfigSecretLabel } from './kubeconfigSecrets.js';
 export type { KubeconfigSecret, KubeconfigSecretsOptions } from './kubeconfigSecrets.js';
+export { clusterProfiles } from './clusterProfiles.js';
+export type { ClusterProfile, ClusterProfileAccess, ClusterProfileCluster, ClusterProfilesOptions, ExecPluginConfig } from './clusterProfiles.js';
 export { objectClusters } from './objectClusters.js';
 export type { ObjectCluster } from './objectClusters.js';
 

@@ -12,6 +12,7 @@ import { fleetFactory } from '../../src/fleet/fleetFactory.js';
 import { kubeconfigDirectory } from '../../src/fleet/kubeconfigDirectory.js';
 import { kubeconfigSecretLabel, kubeconfigSecrets } from '../../src/fleet/kubeconfigSecrets.js';
 import { namespaceClusters } from '../../src/fleet/namespaceClusters.js';
+import { clusterProfiles } from '../../src/fleet/clusterProfiles.js';
 import { createTestApiServer } from '../../src/testServer/index.js';
 import { until } from '../helpers/until.js';
 
@@ -125,5 +126,52 @@ test.serial('namespaces as clusters: each namespace a cluster whose informers re
     await until(() => server.openWatchCount === 0, 'every watch to end');
   } finally {
     await server.close();
+  }
+});
+
+test.serial('ClusterProfiles with status.accessProviders and an exec plugin: the plugin gets the cluster in KUBERNETES_EXEC_INFO and its token reaches the cluster; a new server re-engages, a deleted profile releases', async (t) => {
+  const [hub, target, moved] = await Promise.all([
+    createTestApiServer({ resources: [{ group: 'multicluster.x-k8s.io', version: 'v1alpha1', plural: 'clusterprofiles', kind: 'ClusterProfile', namespaced: true }] }),
+    createTestApiServer({ token: 'from-the-profile' }),
+    createTestApiServer({ token: 'from-the-profile' }),
+  ]);
+  try {
+    target.seed('configmaps', [{ metadata: { name: 'on-target', namespace: 'default' } }]);
+    moved.seed('configmaps', [{ metadata: { name: 'on-moved', namespace: 'default' } }]);
+    const profile = (server: string) => ({
+      apiVersion: 'multicluster.x-k8s.io/v1alpha1',
+      kind: 'ClusterProfile',
+      metadata: { name: 'member-1', namespace: 'fleet', labels: { 'x-k8s.io/cluster-manager': 'test' } },
+      spec: { clusterManager: { name: 'test' } },
+      status: {
+        accessProviders: [
+          { name: 'unknown-to-us', cluster: { server: 'https://127.0.0.1:1' } },
+          { name: 'token-plugin', cluster: { server, 'insecure-skip-tls-verify': true, extensions: [{ name: 'client.authentication.k8s.io/exec', extension: { token: 'from-the-profile' } }] } },
+        ],
+      },
+    });
+    hub.create('clusterprofiles.multicluster.x-k8s.io', profile(target.url));
+    // The plugin answers with the token it finds in the cluster info client-go would hand it.
+    const plugin = `const info = JSON.parse(process.env.KUBERNETES_EXEC_INFO); console.log(JSON.stringify({ apiVersion: 'client.authentication.k8s.io/v1', kind: 'ExecCredential', status: { token: info.spec.cluster.config.token } }))`;
+    const fleet = fleetFactory(
+      clusterProfiles(hub.kubeConfig, { providers: [{ name: 'token-plugin', execConfig: { apiVersion: 'client.authentication.k8s.io/v1', command: process.execPath, args: ['-e', plugin], provideClusterInfo: true } }] }, { namespace: 'fleet' }),
+    );
+    const configMaps = fleet.informer({ version: 'v1', plural: 'configmaps' });
+    await until(() => fleet.clusters.has('member-1'), 'the profile engaged');
+    await configMaps.whenSynced({ timeoutMs: 30_000 });
+    t.deepEqual([...configMaps.cluster('member-1')!.snapshot.keys()], ['default/on-target'], 'listed with the exec token');
+
+    hub.patch('clusterprofiles.multicluster.x-k8s.io', 'fleet', 'member-1', { status: { conditions: [{ type: 'ControlPlaneHealthy', status: 'True' }] } });
+    hub.patch('clusterprofiles.multicluster.x-k8s.io', 'fleet', 'member-1', { status: { accessProviders: profile(moved.url).status.accessProviders } });
+    await until(() => fleet.clusters.get('member-1')?.kubeConfig.getCurrentCluster()?.server === moved.url, 'the profile re-engaged on its new server');
+    await configMaps.whenSynced({ timeoutMs: 30_000 });
+    t.deepEqual([...configMaps.cluster('member-1')!.snapshot.keys()], ['default/on-moved']);
+
+    hub.delete('clusterprofiles.multicluster.x-k8s.io', 'fleet', 'member-1');
+    await until(() => fleet.clusters.size === 0, 'the profile released');
+    fleet.dispose();
+    await until(() => target.openWatchCount + moved.openWatchCount + hub.openWatchCount === 0, 'every watch to end');
+  } finally {
+    await Promise.all([hub.close(), target.close(), moved.close()]);
   }
 });
