@@ -149,3 +149,29 @@ test.serial('a provider error is reported and its clusters stay engaged and foll
     await server.close();
   }
 });
+
+test.serial("a throwing handler is reported with the cluster and the key, and goes on", async (t) => {
+  const server = await createTestApiServer();
+  try {
+    server.seed('configmaps', cms('c', 2));
+    const list = clusterList();
+    const errors: FleetError[] = [];
+    const fleet = fleetFactory(list.provider, { onError: (e) => errors.push(e) });
+    const informer = fleet.informer(configMaps);
+    const added: string[] = [];
+    informer.addHandler({
+      onAdd: (cluster, object) => {
+        added.push(object.metadata!.name!);
+        if (added.length === 1) throw new Error('boom');
+      },
+    });
+    list.engage('one', server.kubeConfig);
+    await until(() => added.length === 2, 'both adds, the first one throwing');
+    t.deepEqual(errors.map((e) => [e.reason, e.cluster]), [['handler', 'one']]);
+    t.regex(errors[0]!.message, /cluster:\/\/one\/default\/c0: boom/);
+    fleet.dispose();
+    await until(() => server.openWatchCount === 0, 'the watch to end');
+  } finally {
+    await server.close();
+  }
+});
