@@ -40,6 +40,8 @@ test.serial('a handler registered before any cluster engages sees every first li
       },
       onDelete: (cluster, object) => seen.delete(`${cluster}/${isTombstone(object) ? object.key : object.metadata!.name!}`),
     });
+    let latest: ReadonlyMap<string, { readonly size: number }> = new Map();
+    informer.snapshots$.subscribe((snapshots) => (latest = snapshots));
     for (const [name, server] of servers.servers) list.engage(name, server.kubeConfig);
     await fleet.whenAllSynced();
     await until(() => seen.size === 15, 'the 15 initial adds');
@@ -47,6 +49,8 @@ test.serial('a handler registered before any cluster engages sees every first li
     t.deepEqual([...fleet.clusters.keys()].sort(), ['cluster-0', 'cluster-1', 'cluster-2']);
     t.is(informer.cluster('cluster-1')?.snapshot.size, 5, "each cluster's own informer is at hand");
     t.is(informer.snapshot.get('cluster-2')?.size, 5);
+    await until(() => latest.size === 3, 'snapshots$ with the three clusters');
+    t.deepEqual([...latest].map(([name, snapshot]) => [name, snapshot.size]).sort(), [['cluster-0', 5], ['cluster-1', 5], ['cluster-2', 5]]);
 
     // A handler registered after the sync gets the caches as initial adds.
     let late = 0;
@@ -59,6 +63,7 @@ test.serial('a handler registered before any cluster engages sees every first li
     list.release('cluster-1');
     t.is(seen.size, 10, 'the deletes are told at once, before the watch ends');
     t.false([...seen].some((key) => key.startsWith('cluster-1/')));
+    t.deepEqual([...latest.keys()].sort(), ['cluster-0', 'cluster-2'], 'snapshots$ without the cluster that left');
     await until(() => leaving.openWatchCount === 0, "cluster-1's watch to end");
 
     fleet.dispose();
