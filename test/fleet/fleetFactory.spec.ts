@@ -165,7 +165,7 @@ test.serial("a throwing handler is reported with the cluster and the key, and go
     const informer = fleet.informer(configMaps);
     const added: string[] = [];
     informer.addHandler({
-      onAdd: (cluster, object) => {
+      onAdd: (_cluster, object) => {
         added.push(object.metadata!.name!);
         if (added.length === 1) throw new Error('boom');
       },
