@@ -8,7 +8,11 @@ import { snapshotDiff } from './snapshotDiff.js';
 /** A {@link Notification} of one cluster of a fleet: `key` is the object's key in that cluster, `cluster` names it. */
 export type FleetNotification<T> = Notification<T> & { readonly cluster: string };
 
-/** What one change of a fleet brought: one cluster's new snapshot (as its reader now knows it) and its notifications. */
+/**
+ * What one change of a fleet brought: one cluster's new snapshot (as its reader now knows it) and
+ * its notifications. A cluster's first synced snapshot and its leaving are told even when they
+ * bring no notification (an empty cluster).
+ */
 export interface FleetUpdate<T extends KubeObject = KubeObject> {
   readonly cluster: string;
   /** The cluster's cache after these changes; `undefined` when the cluster left (the changes are then a delete per object it held). */
@@ -52,8 +56,9 @@ interface Attachment<T extends KubeObject, C> {
 export function fleetUpdates<T extends KubeObject, C>(clusters$: Observable<ReadonlyMap<string, C>>, informerOf: (cluster: C, name: string) => Informer<T>): Observable<FleetUpdate<T>> {
   return new Observable<FleetUpdate<T>>((subscriber) => {
     const attached = new Map<string, Attachment<T, C>>();
-    const emit = (name: string, snapshot: Snapshot<T> | undefined, changes: readonly Notification<T>[]): void => {
-      if (changes.length > 0) subscriber.next({ cluster: name, snapshot, changes: changes.map((change) => ({ ...change, cluster: name })) });
+    // A catch-up and a leave are told even without changes, so that a reader's snapshots gain and lose an empty cluster too.
+    const emit = (name: string, snapshot: Snapshot<T> | undefined, changes: readonly Notification<T>[], always = false): void => {
+      if (always || changes.length > 0) subscriber.next({ cluster: name, snapshot, changes: changes.map((change) => ({ ...change, cluster: name })) });
     };
     const attach = (name: string, cluster: C, seen: Snapshot<T> | undefined): void => {
       const informer = informerOf(cluster, name);
@@ -64,7 +69,7 @@ export function fleetUpdates<T extends KubeObject, C>(clusters$: Observable<Read
         at.caughtUp = true;
         const previous = at.seen;
         at.seen = snapshot;
-        emit(name, snapshot, snapshotDiff(previous, snapshot));
+        emit(name, snapshot, snapshotDiff(previous, snapshot), true);
       };
       // Subscribe first, read second: an update that comes in between is in the snapshot read,
       // one that comes after is delivered; none is lost between the two.
@@ -85,9 +90,13 @@ export function fleetUpdates<T extends KubeObject, C>(clusters$: Observable<Read
       at.subscription.unsubscribe();
       return at.seen;
     };
+    const leave = (name: string): void => {
+      const seen = detach(name);
+      if (seen !== undefined) emit(name, undefined, snapshotDiff(seen, undefined), true);
+    };
     const subscription = clusters$.subscribe({
       next: (clusters) => {
-        for (const name of [...attached.keys()]) if (!clusters.has(name)) emit(name, undefined, snapshotDiff(detach(name), undefined));
+        for (const name of [...attached.keys()]) if (!clusters.has(name)) leave(name);
         for (const [name, cluster] of clusters) {
           const at = attached.get(name);
           if (at === undefined) attach(name, cluster, undefined);
@@ -96,7 +105,7 @@ export function fleetUpdates<T extends KubeObject, C>(clusters$: Observable<Read
       },
       error: (error: unknown) => subscriber.error(error),
       complete: () => {
-        for (const name of [...attached.keys()]) emit(name, undefined, snapshotDiff(detach(name), undefined));
+        for (const name of [...attached.keys()]) leave(name);
         subscriber.complete();
       },
     });

@@ -83,3 +83,10 @@ test('unsubscribing a reader lets every cluster informer go without telling dele
     expectObservable(fleetUpdates(clusters$, (c) => c.informer).pipe(map(view)), '^--!').toBe('-x-', { x: 'a: a/add ns/a1@1 initial' });
     expectSubscriptions(a.source.subscriptions).toBe('^--!');
   }));
+
+test("an empty cluster's sync and leave are told too (no notification), so a reader's snapshots gain and lose it", (t) =>
+  runMarbles(t, ({ cold, expectObservable }) => {
+    const e = cluster(cold, '-L', { L: listEvents([], '1') });
+    const clusters$ = cold('a--b|', { a: new Map([['e', e]]), b: new Map() });
+    expectObservable(fleetUpdates(clusters$, (c) => c.informer).pipe(map(view))).toBe('-s-l|', { s: 'e: ', l: 'e left: ' });
+  }));
