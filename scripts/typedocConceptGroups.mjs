@@ -22,6 +22,7 @@ export const conceptGroups = [
   ['Metrics', ['metrics', 'prometheus']],
   ['Controller', ['controller']],
   ['Replicas', ['coordination', 'sharding']],
+  ['Fleets', ['fleet']],
   ['Testing', ['testing']],
   ['Test server', ['testServer']],
   ['Errors', ['errors.ts']],

@@ -17,6 +17,10 @@ export type { TestApiServer, TestApiServerConfig, ControlWriteOptions } from './
 export type { CorsConfig } from './cors.js';
 export { TestApiServerError } from './testApiServerError.js';
 
+/* Many servers, one per cluster of a fleet */
+export { createTestServerFleet } from './testServerFleet.js';
+export type { TestServerFleet } from './testServerFleet.js';
+
 /* Resources it serves */
 export type { ResourceType, PrinterColumn } from './resourceType.js';
 export { builtinResources } from './resourceType.js';

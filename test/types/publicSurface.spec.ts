@@ -15,6 +15,7 @@ const entries = {
   'rx-informer/controller': 'src/controllerEntry.ts',
   'rx-informer/relay': 'src/relay/index.ts',
   'rx-informer/web': 'src/web/index.ts',
+  'rx-informer/fleet': 'src/fleet/index.ts',
 } as const;
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
