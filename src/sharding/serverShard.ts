@@ -1,4 +1,4 @@
-import { isObservable, Observable } from 'rxjs';
+import { isObservable, Observable, type Subscriber } from 'rxjs';
 import type { Reconciler } from '../controller/reconcileObjects.js';
 import type { KubeObject } from '../store/kubeObject.js';
 import { lowPriority } from '../controller/reconcileReason.js';
@@ -45,8 +45,8 @@ const gainedPriority = lowPriority / 2;
 
 /** @internal Counts the runs in flight across the stretches of one term. */
 export interface RunCounter {
-  /** Resolves when no run is in flight. */
-  readonly idle: () => Promise<void>;
+  /** Emits once (and completes) when no run is in flight: at once, or when the last one settles. */
+  readonly idle: () => Observable<void>;
   /** A run's result, counted until it settles: a promise until it settles, an Observable until it ends or is unsubscribed. */
   readonly track: <R>(result: R) => R;
 }
@@ -54,16 +54,21 @@ export interface RunCounter {
 /** @internal A run counter. */
 export function runCounter(): RunCounter {
   let running = 0;
-  let waiters: Array<() => void> = [];
+  const waiters = new Set<Subscriber<void>>();
   const leave = (): void => {
     running -= 1;
     if (running > 0) return;
-    const done = waiters;
-    waiters = [];
-    for (const resolve of done) resolve();
+    const done = [...waiters];
+    waiters.clear();
+    for (const waiter of done) waiter.next(), waiter.complete();
   };
   return {
-    idle: () => (running === 0 ? Promise.resolve() : new Promise((resolve) => waiters.push(resolve))),
+    idle: () =>
+      new Observable<void>((waiter) => {
+        if (running === 0) return void (waiter.next(), waiter.complete());
+        waiters.add(waiter);
+        return () => waiters.delete(waiter);
+      }),
     track: <R>(result: R): R => {
       if (isObservable(result)) {
         return new Observable((subscriber) => {

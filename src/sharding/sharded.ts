@@ -1,13 +1,16 @@
-import { defer, EMPTY, finalize, Observable, of, repeat, Subject, takeWhile, tap } from 'rxjs';
+import { BehaviorSubject, defer, EMPTY, finalize, Observable, of, repeat, Subject, takeWhile, tap } from 'rxjs';
 import { leaderElection } from '../coordination/leaderElection.js';
 import { whileLeading } from '../coordination/whileLeading.js';
 import type { Leadership } from '../coordination/electionState.js';
 import type { LeaseClient } from '../coordination/leaseClient.js';
 import { claimingLeases, type ClaimCell } from './claimingLeases.js';
 import type { ServerShard } from './serverShard.js';
-import { serverShardTerm } from './serverShardTerm.js';
+import { serverShardTerm, type ServerRing } from './serverShardTerm.js';
+import { httpServerRing } from './httpServerRing.js';
+import type { HandshakeState } from './server/handshakeState.js';
 import { createShard, type Shard } from './shard.js';
 import { runSharder } from './sharder.js';
+import type { ShardClaim } from './shardClaim.js';
 import { ringLabel } from './shardLabels.js';
 import { resolveShardingConfig, type ResolvedShardingConfig, type ShardingConfig } from './shardingConfig.js';
 
@@ -71,7 +74,7 @@ export function sharded<T>(config: ShardingConfig & { readonly mode: 'server' },
 export function sharded<T>(config: ShardingConfig, work: ((shard: Shard) => Observable<T>) | ((shard: ServerShard) => Observable<T>)): Observable<T> {
   const c = resolveShardingConfig(config, 'sharded');
   if (typeof work !== 'function') throw new TypeError('[informer] sharded: work must be a function (shard) => Observable');
-  if (c.mode === 'server') return serverMemberTerms(c, work as (shard: ServerShard) => Observable<T>);
+  if (c.mode === 'server') return serverMemberTerms(c, work as (shard: ServerShard) => Observable<T>, () => httpServerRing(c));
   return new Observable<T>((subscriber) => {
     const sharder = sharderWhileLeading(c).subscribe({ error: (error: unknown) => subscriber.error(error) });
     const terms = memberTerms(c, work as (shard: Shard) => Observable<T>).subscribe(subscriber);
@@ -100,12 +103,18 @@ function memberTerms<T>(c: ResolvedShardingConfig, work: (shard: Shard) => Obser
   return terms(c, (identity) => ({ leases: c.leases, run: (term$, completed) => defer(() => work(createShard(c, identity))).pipe(tap({ complete: completed }), whileLeading(term$)) }));
 }
 
-/** Server-side mode: the same terms, each running the ranges' handshake; the claim rides on the member Lease's writes, one out of turn when it changed. */
-function serverMemberTerms<T>(c: ResolvedShardingConfig, work: (shard: ServerShard) => Observable<T>): Observable<T> {
+/**
+ * @internal Server-side mode: the same terms, each running the ranges' handshake over the ring
+ * `ringOf` reads; the claim rides on the member Lease's writes, one out of turn when it changed.
+ * `onState` hears the handshake's states (for tests).
+ */
+export function serverMemberTerms<T>(c: ResolvedShardingConfig, work: (shard: ServerShard) => Observable<T>, ringOf: () => ServerRing, onState?: (identity: string, state: HandshakeState) => void): Observable<T> {
   return terms(c, (identity) => {
     const renewals = new Subject<void>();
-    const claims: ClaimCell = { current: { view: '', ranges: [] }, written: undefined, onWritten: () => undefined, renew: () => renewals.next() };
-    return { leases: claimingLeases(c.leases, claims), renewWhen: renewals, run: (term$, completed) => serverShardTerm(c, identity, claims, work).pipe(tap({ complete: completed }), whileLeading(term$)) };
+    const claims: ClaimCell = { current: { view: '', ranges: [] }, written$: new BehaviorSubject<ShardClaim | undefined>(undefined), renew: () => renewals.next() };
+    const run = (term$: Observable<Leadership>, completed: () => void): Observable<T> =>
+      serverShardTerm(c, identity, claims, ringOf(), work, onState && ((state) => onState(identity, state))).pipe(tap({ complete: completed }), whileLeading(term$));
+    return { leases: claimingLeases(c.leases, claims), renewWhen: renewals, run };
   });
 }
 
