@@ -8,9 +8,9 @@ import test from 'ava';
 import type { Lease } from '../../src/coordination/lease.js';
 import { handshakeStep, type HandshakeStepConfig } from '../../src/sharding/server/handshakeStep.js';
 import { initialHandshakeState, type HandshakeInput, type HandshakeMemory, type HandshakeState } from '../../src/sharding/server/handshakeState.js';
-import { intersectRanges, subtractRanges } from '../../src/sharding/rangeSet.js';
-import { claimAnnotation, encodeClaim, viewOf, type ShardClaim } from '../../src/sharding/shardClaim.js';
-import { shardRanges } from '../../src/sharding/shardRanges.js';
+import { intersectRanges, subtractRanges } from '../../src/sharding/server/rangeSet.js';
+import { claimAnnotation, encodeClaim, viewOf, type ShardClaim } from '../../src/sharding/server/shardClaim.js';
+import { shardRanges } from '../../src/sharding/server/shardRanges.js';
 import { shardSpaceEnd, type ShardRange } from '../../src/sources/shardSelector.js';
 
 const c: HandshakeStepConfig = { self: 'me', shardBuckets: 8, retryPeriodMs: 2_000 };

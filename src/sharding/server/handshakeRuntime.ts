@@ -7,7 +7,7 @@
 import { Observable, take, type SchedulerLike, type Subscription } from 'rxjs';
 import type { Lease } from '../../coordination/lease.js';
 import type { ShardRange } from '../../sources/shardSelector.js';
-import type { ShardClaim } from '../shardClaim.js';
+import type { ShardClaim } from './shardClaim.js';
 import { initialHandshakeState, type HandshakeEffect, type HandshakeInput, type HandshakeState } from './handshakeState.js';
 import { handshakeStep, type HandshakeStepConfig } from './handshakeStep.js';
 

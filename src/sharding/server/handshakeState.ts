@@ -17,7 +17,7 @@
  */
 import type { Lease } from '../../coordination/lease.js';
 import type { ShardRange } from '../../sources/shardSelector.js';
-import type { ShardClaim } from '../shardClaim.js';
+import type { ShardClaim } from './shardClaim.js';
 
 /** What every state carries: what the member has seen, works on and claims. */
 export interface HandshakeMemory {

@@ -6,10 +6,10 @@
  */
 import { holderOf, type Lease } from '../../coordination/lease.js';
 import type { ShardRange } from '../../sources/shardSelector.js';
-import { planShard } from '../planShard.js';
-import { rangesOverlap, sameRanges, subtractRanges } from '../rangeSet.js';
-import { claimOf, viewOf, type ShardClaim } from '../shardClaim.js';
-import { shardRanges } from '../shardRanges.js';
+import { planShard } from './planShard.js';
+import { rangesOverlap, sameRanges, subtractRanges } from './rangeSet.js';
+import { claimOf, viewOf, type ShardClaim } from './shardClaim.js';
+import { shardRanges } from './shardRanges.js';
 import type { HandshakeEffect, HandshakeInput, HandshakeMemory, HandshakeState, HandshakeStep } from './handshakeState.js';
 
 /** What the transition reads of the member's config. */

@@ -1,13 +1,13 @@
 import { filter, map, merge, Observable, share, Subscription, tap } from 'rxjs';
-import type { Lease } from '../coordination/lease.js';
+import type { Lease } from '../../coordination/lease.js';
 import type { ClaimCell } from './claimingLeases.js';
-import { collectDeadMembers } from './collectDeadMembers.js';
-import { liveMembers } from './liveMembers.js';
+import { collectDeadMembers } from '../collectDeadMembers.js';
+import { liveMembers } from '../liveMembers.js';
 import { rangeStretches } from './rangeStretches.js';
 import type { ServerShard } from './serverShard.js';
-import type { ResolvedShardingConfig } from './shardingConfig.js';
-import { handshake } from './server/handshakeRuntime.js';
-import type { HandshakeState } from './server/handshakeState.js';
+import type { ResolvedShardingConfig } from '../shardingConfig.js';
+import { handshake } from './handshakeRuntime.js';
+import type { HandshakeState } from './handshakeState.js';
 
 /** @internal The member Leases of a server-side ring, as one member reads them. */
 export interface ServerRing {

@@ -1,7 +1,7 @@
 import { Observable, type Subscriber, type Subscription } from 'rxjs';
-import { shardSelectorOf, type ShardRange } from '../sources/shardSelector.js';
+import { shardSelectorOf, type ShardRange } from '../../sources/shardSelector.js';
 import { createServerShard, runCounter, type ServerShard } from './serverShard.js';
-import type { ResolvedShardingConfig } from './shardingConfig.js';
+import type { ResolvedShardingConfig } from '../shardingConfig.js';
 
 /** @internal The work of one member, stretch after stretch of unchanged ranges. */
 export interface RangeStretches {
@@ -33,7 +33,7 @@ export function rangeStretches<T>(c: ResolvedShardingConfig, identity: string, w
     start: (ranges, gained) => {
       c.onEvent({ type: 'ranges', identity, ranges });
       if (ranges.length === 0 || subscriber.closed) return;
-      const shard = createServerShard(identity, c.ring, ranges, gained, c.shardField, shardSelectorOf(ranges, c.shardField), runs);
+      const shard = createServerShard(c.kubeConfig, identity, c.ring, ranges, gained, c.shardField, shardSelectorOf(ranges, c.shardField), runs);
       stretch = new Observable<T>((s) => work(shard).subscribe(s)).subscribe({
         next: (value) => subscriber.next(value),
         error: (error: unknown) => subscriber.error(error),

@@ -1,8 +1,13 @@
+import type { KubeConfig } from '@kubernetes/client-node';
 import { isObservable, Observable, type Subscriber } from 'rxjs';
-import type { Reconciler } from '../controller/reconcileObjects.js';
-import type { KubeObject } from '../store/kubeObject.js';
-import { lowPriority } from '../controller/reconcileReason.js';
-import { shardSelectorMatches, type ShardField, type ShardRange } from '../sources/shardSelector.js';
+import type { ListWatchResource } from '../../client/listWatchResource.js';
+import { listWatch } from '../../sources/listWatch.js';
+import type { ListWatchConfig } from '../../sources/listWatchConfig.js';
+import type { RawEvent } from '../../sources/rawEvent.js';
+import type { Reconciler } from '../../controller/reconcileObjects.js';
+import type { KubeObject } from '../../store/kubeObject.js';
+import { lowPriority } from '../../controller/reconcileReason.js';
+import { shardSelectorMatches, type ShardField, type ShardRange } from '../../sources/shardSelector.js';
 
 /**
  * One stretch of a membership term of a replica in a server-side ring (`mode: 'server'`): the hash
@@ -25,6 +30,11 @@ export interface ServerShard {
   readonly shardSelector: string;
   /** `{ shardSelector }`, to spread into a source's options. */
   readonly selector: { readonly shardSelector: string };
+  /**
+   * {@link listWatch} of `resource` with this stretch's `shardSelector` put in (and the ring's
+   * `kubeConfig`): the stretch's source, its selector not to be forgotten.
+   */
+  listWatch<T = KubeObject>(resource: ListWatchResource, config?: Omit<ListWatchConfig<T>, 'shardSelector'>): Observable<RawEvent<T>>;
   /**
    * Wraps a reconciler of the primary objects for this stretch, so the ranges move only once its
    * runs have finished: when they change, the stretch's work is unsubscribed (runs see their
@@ -90,9 +100,10 @@ export function runCounter(): RunCounter {
 }
 
 /** @internal The shard of one stretch. */
-export function createServerShard(identity: string, ring: string, ranges: readonly ShardRange[], gained: readonly ShardRange[], field: ShardField, shardSelector: string, runs: RunCounter): ServerShard {
+export function createServerShard(kubeConfig: KubeConfig, identity: string, ring: string, ranges: readonly ShardRange[], gained: readonly ShardRange[], field: ShardField, shardSelector: string, runs: RunCounter): ServerShard {
   const gainedSelector = { field, ranges: gained };
   return {
+    listWatch: (resource, config = {}) => listWatch(kubeConfig, resource, { ...config, shardSelector }),
     identity,
     ring,
     ranges,

@@ -1,12 +1,12 @@
 import { map } from 'rxjs';
-import { informer } from '../informer/informer.js';
-import { httpListerWatcher } from '../sources/http/httpListerWatcher.js';
-import { listWatch } from '../sources/listWatch.js';
-import { wholeListResponse } from '../sources/wholeListResponse.js';
-import { keepConnected } from '../controller/keepConnected.js';
-import type { Lease } from '../coordination/lease.js';
-import { ringLabel } from './shardLabels.js';
-import type { ResolvedShardingConfig } from './shardingConfig.js';
+import { informer } from '../../informer/informer.js';
+import { httpListerWatcher } from '../../sources/http/httpListerWatcher.js';
+import { listWatch } from '../../sources/listWatch.js';
+import { wholeListResponse } from '../../sources/wholeListResponse.js';
+import { keepConnected } from '../../controller/keepConnected.js';
+import type { Lease } from '../../coordination/lease.js';
+import { ringLabel } from '../ringLabel.js';
+import type { ResolvedShardingConfig } from '../shardingConfig.js';
 import type { ServerRing } from './serverShardTerm.js';
 
 const leases = { group: 'coordination.k8s.io', version: 'v1', plural: 'leases' } as const;

@@ -1,6 +1,6 @@
 import { BehaviorSubject, tap } from 'rxjs';
-import type { LeaseClient } from '../coordination/leaseClient.js';
-import type { Lease } from '../coordination/lease.js';
+import type { LeaseClient } from '../../coordination/leaseClient.js';
+import type { Lease } from '../../coordination/lease.js';
 import { claimAnnotation, claimOf, encodeClaim, type ShardClaim } from './shardClaim.js';
 
 /** @internal The claim a member writes with its renewals, and the one last written. */

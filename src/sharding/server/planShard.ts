@@ -9,7 +9,7 @@
  *   view (so all targets are disjoint), and no live peer claims any of what it would gain — and
  *   then only after its wider claim is written and a fresh read shows no live peer claiming it.
  */
-import type { ShardRange } from '../sources/shardSelector.js';
+import type { ShardRange } from '../../sources/shardSelector.js';
 import { rangesOverlap, sameRanges, subtractRanges, intersectRanges } from './rangeSet.js';
 import type { ShardClaim } from './shardClaim.js';
 
