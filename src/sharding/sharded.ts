@@ -3,7 +3,8 @@ import { labelSharded } from './label/labelSharded.js';
 import type { Shard } from './label/shard.js';
 import { httpServerRing } from './server/httpServerRing.js';
 import type { ServerShard } from './server/serverShard.js';
-import { serverSharded } from './server/serverSharded.js';
+import { serverShardTerm } from './server/serverShardTerm.js';
+import { memberTerms } from './memberTerms.js';
 import { resolveShardingConfig, type LabelShardingConfig, type ServerShardingConfig, type ShardingConfig } from './shardingConfig.js';
 
 /**
@@ -135,6 +136,6 @@ export function sharded<T>(config: ServerShardingConfig, work: (shard: ServerSha
 export function sharded<T>(config: ShardingConfig, work: ((shard: Shard) => Observable<T>) | ((shard: ServerShard) => Observable<T>)): Observable<T> {
   const c = resolveShardingConfig(config, 'sharded');
   if (typeof work !== 'function') throw new TypeError('[informer] sharded: work must be a function (shard) => Observable');
-  if (c.mode === 'server') return serverSharded(c, work as (shard: ServerShard) => Observable<T>, () => httpServerRing(c));
+  if (c.mode === 'server') return memberTerms(c, (identity) => serverShardTerm(c, identity, () => httpServerRing(c), work as (shard: ServerShard) => Observable<T>));
   return labelSharded(c, work as (shard: Shard) => Observable<T>);
 }

@@ -11,10 +11,11 @@ import type { Lease } from '../../src/coordination/lease.js';
 import { TestScheduler } from 'rxjs/testing';
 import type { ResourceClient } from '../../src/client/resourceClient.js';
 import { rangesOverlap, normalizeRanges, sameRanges } from '../../src/sharding/server/rangeSet.js';
-import { serverSharded } from '../../src/sharding/server/serverSharded.js';
+import { memberTerms } from '../../src/sharding/memberTerms.js';
+import { serverShardTerm } from '../../src/sharding/server/serverShardTerm.js';
 import type { HandshakeState } from '../../src/sharding/server/handshakeState.js';
 import { resolveShardingConfig, type ShardingEvent } from '../../src/sharding/shardingConfig.js';
-import type { ServerRing } from '../../src/sharding/server/serverShardTerm.js';
+import type { ServerRing } from '../../src/sharding/server/serverRing.js';
 import { shardSpaceEnd, type ShardRange } from '../../src/sources/shardSelector.js';
 import { fakeLeases, type FakeLeases } from '../coordination/fakeLeases.js';
 
@@ -83,7 +84,7 @@ function member(world: World, name: string, from: number, to: number, killed = f
       stretches.push(stretch);
       return () => void (stretch.end = ts.now());
     });
-  const terms = serverSharded(c, work, () => fakeRing(world, name), (identity, state) => out.states.push({ at: ts.now(), identity, kind: state.kind }));
+  const terms = memberTerms(c, (identity) => serverShardTerm(c, identity, () => fakeRing(world, name), work, (state) => out.states.push({ at: ts.now(), identity, kind: state.kind })));
   ts.schedule(() => {
     const subscription = terms.subscribe();
     ts.schedule(() => {

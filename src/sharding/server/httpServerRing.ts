@@ -7,7 +7,7 @@ import { keepConnected } from '../../controller/keepConnected.js';
 import type { Lease } from '../../coordination/lease.js';
 import { ringLabel } from '../ringLabel.js';
 import type { ResolvedShardingConfig } from '../shardingConfig.js';
-import type { ServerRing } from './serverShardTerm.js';
+import type { ServerRing } from './serverRing.js';
 
 const leases = { group: 'coordination.k8s.io', version: 'v1', plural: 'leases' } as const;
 

@@ -1,7 +1,7 @@
 /**
  * @internal The decision of one member of a server-side ring, as a pure function of what it sees:
  * the live members (their ring gives each its target ranges), the peers' claims, and its own
- * working ranges and claim. The runtime ({@link serverShardTerm}) carries it out.
+ * working ranges and claim. The handshake ({@link handshakeStep}) carries it out.
  *
  * The rules keep any hash from being worked on by two live members at once:
  * - a member gives up what is no longer its target first (stop, drain, then narrow its claim);

@@ -1,6 +1,9 @@
-import { filter, map, merge, Observable, share, Subscription, tap } from 'rxjs';
-import type { Lease } from '../../coordination/lease.js';
-import type { ClaimCell } from './claimingLeases.js';
+import { BehaviorSubject, filter, map, merge, Observable, share, Subject, Subscription, tap } from 'rxjs';
+import type { Leadership } from '../../coordination/electionState.js';
+import { whileLeading } from '../../coordination/whileLeading.js';
+import type { MemberTerm } from '../memberTerms.js';
+import { claimingLeases, type ClaimCell } from './claimingLeases.js';
+import type { ShardClaim } from './shardClaim.js';
 import { collectDeadMembers } from '../collectDeadMembers.js';
 import { liveMembers } from '../liveMembers.js';
 import { rangeStretches } from './rangeStretches.js';
@@ -8,29 +11,28 @@ import type { ServerShard } from './serverShard.js';
 import type { ResolvedShardingConfig } from '../shardingConfig.js';
 import { handshake } from './handshakeRuntime.js';
 import type { HandshakeState } from './handshakeState.js';
-
-/** @internal The member Leases of a server-side ring, as one member reads them. */
-export interface ServerRing {
-  /** Snapshots of the ring's member Leases (`synced`: the first list is in). */
-  readonly snapshots$: Observable<Iterable<Lease> & { readonly synced: boolean }>;
-  /** The member Leases as last seen. */
-  readonly snapshot: Iterable<Lease>;
-  /** Reads the ring's member Leases afresh (one value). */
-  readonly list: () => Observable<readonly Lease[]>;
-  /** Keeps the watch running while subscribed; errors when it fails for good. */
-  readonly connected$: Observable<never>;
-}
+import type { ServerRing } from './serverRing.js';
 
 /**
- * @internal One membership term of a replica in a server-side ring: watches the ring's member
- * Leases and runs the member's {@link handshake} on them — its states and rules are
- * {@link handshakeStep}'s, the work per stretch of unchanged ranges is {@link rangeStretches}', and
- * the claim rides on the member Lease's writes through `cell`. The first live member also deletes
- * the Leases of terms that ended ({@link collectDeadMembers}).
+ * @internal One membership term of `identity` in a server-side ring, for {@link memberTerms}: its
+ * member Lease's writes carry the member's claim (one out of turn when it changed), and while the
+ * term lasts the member watches the ring `ring` reads ({@link httpServerRing} on the API server) and
+ * runs its {@link handshake} — the states and rules are {@link handshakeStep}'s, the work per
+ * stretch of unchanged ranges is {@link rangeStretches}'. The first live member also deletes the
+ * Leases of terms that ended ({@link collectDeadMembers}). `onState` hears the handshake's states
+ * (for tests).
  *
- * Completes when a stretch's work completes by itself (a graceful shutdown).
+ * The run completes when a stretch's work completes by itself (a graceful shutdown).
  */
-export function serverShardTerm<T>(c: ResolvedShardingConfig, identity: string, cell: ClaimCell, ring: ServerRing, work: (shard: ServerShard) => Observable<T>, onState?: (state: HandshakeState) => void): Observable<T> {
+export function serverShardTerm<T>(c: ResolvedShardingConfig, identity: string, ring: () => ServerRing, work: (shard: ServerShard) => Observable<T>, onState?: (state: HandshakeState) => void): MemberTerm<T> {
+  const renewals = new Subject<void>();
+  const cell: ClaimCell = { current: { view: '', ranges: [] }, written$: new BehaviorSubject<ShardClaim | undefined>(undefined), renew: () => renewals.next() };
+  const run = (term$: Observable<Leadership>, completed: () => void): Observable<T> => termWork(c, identity, cell, ring(), work, onState).pipe(tap({ complete: completed }), whileLeading(term$));
+  return { leases: claimingLeases(c.leases, cell), renewWhen: renewals, run };
+}
+
+/** The term's work: the ring watched, the handshake run on it, the stretches' work passed on. */
+function termWork<T>(c: ResolvedShardingConfig, identity: string, cell: ClaimCell, ring: ServerRing, work: (shard: ServerShard) => Observable<T>, onState?: (state: HandshakeState) => void): Observable<T> {
   return new Observable<T>((subscriber) => {
     const subscriptions = new Subscription();
     const stretches = rangeStretches(c, identity, work, subscriber);
