@@ -75,6 +75,7 @@ export interface ShardingCommonConfig {
  * server mode's options are type errors here.
  */
 export interface LabelModeConfig {
+  /** `'label'`, or absent. */
   readonly mode?: 'label';
   /** What is hashed onto the ring for an object. Default `<group>/<kind>/<namespace>/<name>`; hash a controller owner reference instead to keep children with their owner. */
   readonly shardKey?: (object: KubeObject) => string;
@@ -82,7 +83,9 @@ export interface LabelModeConfig {
   readonly virtualNodes?: number;
   /** Label writes the sharder has in flight at once. Default 8. */
   readonly sharderConcurrency?: number;
+  /** Server mode's alone: a type error here. */
   readonly shardField?: never;
+  /** Server mode's alone: a type error here. */
   readonly shardBuckets?: never;
 }
 
@@ -94,13 +97,17 @@ export interface LabelModeConfig {
  * The label mode's options are type errors here.
  */
 export interface ServerModeConfig {
+  /** `'server'`. */
   readonly mode: 'server';
   /** What is hashed. Default `object.metadata.uid`; `object.metadata.namespace` keeps a namespace on one replica. */
   readonly shardField?: ShardField;
   /** Equal slices of the hash space dealt out to the members (see {@link shardRanges}). Default 64. */
   readonly shardBuckets?: number;
+  /** Label mode's alone (the API server hashes `shardField`): a type error here. */
   readonly shardKey?: never;
+  /** Label mode's alone: a type error here. */
   readonly virtualNodes?: never;
+  /** Label mode's alone (no sharder runs): a type error here. */
   readonly sharderConcurrency?: never;
 }
 
