@@ -12,7 +12,7 @@ import { cpus, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { hash32 } from '../src/sharding/hash32.js';
-import { hashRing, type HashRing } from '../src/sharding/hashRing.js';
+import { hashRing, type HashRing } from '../src/sharding/label/hashRing.js';
 
 const keyCount = Number(process.env.RING_KEYS ?? 1_000_000);
 const replicas = Number(process.env.RING_REPLICAS ?? 100);

@@ -10,9 +10,9 @@
  * - selector: the longest member's shard selector, in characters, at 4 members (worst of the 20).
  */
 import { shardSelectorOf, shardSpaceEnd, type ShardRange } from '../src/sources/shardSelector.js';
-import { intersectRanges, normalizeRanges, rangesFraction } from '../src/sharding/rangeSet.js';
+import { intersectRanges, normalizeRanges, rangesFraction } from '../src/sharding/server/rangeSet.js';
 import { hash32 } from '../src/sharding/hash32.js';
-import { shardRanges } from '../src/sharding/shardRanges.js';
+import { shardRanges } from '../src/sharding/server/shardRanges.js';
 
 type Split = (members: readonly string[]) => ReadonlyMap<string, readonly ShardRange[]>;
 const contiguous: Split = (members) => {

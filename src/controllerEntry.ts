@@ -75,22 +75,23 @@ export { leaseClient } from './coordination/leaseClient.js';
 export type { LeaseClient } from './coordination/leaseClient.js';
 export type { Lease, LeaseRef, LeaseSpec } from './coordination/lease.js';
 export { sharded } from './sharding/sharded.js';
-export type { Shard } from './sharding/shard.js';
-export type { ServerShard } from './sharding/serverShard.js';
-export { shardRanges } from './sharding/shardRanges.js';
-export type { ShardRangesConfig } from './sharding/shardRanges.js';
+export type { Shard } from './sharding/label/shard.js';
+export type { ServerShard } from './sharding/server/serverShard.js';
+export { shardRanges } from './sharding/server/shardRanges.js';
+export type { ShardRangesConfig } from './sharding/server/shardRanges.js';
 /* Server-side shard selectors (KEP-5866): listWatch's `shardSelector` option takes what these build */
 export { shardSelectorOf, parseShardSelector, shardSelectorMatches, shardSpaceEnd } from './sources/shardSelector.js';
 export type { ShardField, ShardRange, ParsedShardSelector } from './sources/shardSelector.js';
 export { hashField } from './sources/hashField.js';
-export { sharder } from './sharding/sharder.js';
-export type { ShardingConfig, ShardingEvent, ShardedResource } from './sharding/shardingConfig.js';
-export { hashRing } from './sharding/hashRing.js';
-export type { HashRing, HashRingConfig } from './sharding/hashRing.js';
+export { labelSharder, sharder } from './sharding/label/labelSharder.js';
+export type { ShardingConfig, ShardingCommonConfig, LabelModeConfig, ServerModeConfig, LabelShardingConfig, ServerShardingConfig, ShardingEvent, ShardedResource } from './sharding/shardingConfig.js';
+export { hashRing } from './sharding/label/hashRing.js';
+export type { HashRing, HashRingConfig } from './sharding/label/hashRing.js';
 export { liveMembers } from './sharding/liveMembers.js';
 export type { LiveMembersConfig } from './sharding/liveMembers.js';
-export { shardLabels, ringLabel } from './sharding/shardLabels.js';
-export type { ShardLabels } from './sharding/shardLabels.js';
+export { shardLabels } from './sharding/label/shardLabels.js';
+export { ringLabel } from './sharding/ringLabel.js';
+export type { ShardLabels } from './sharding/label/shardLabels.js';
 
 /* Errors of the toolkit (the catalogue is src/errors.ts) */
 export { ControllerError, ShardSelectorError } from './errors.js';

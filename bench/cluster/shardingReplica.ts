@@ -16,8 +16,8 @@ import type { Observable } from 'rxjs';
 import { controller } from '../../src/controller/controller.js';
 import type { Informer } from '../../src/informer/informer.js';
 import { informer } from '../../src/informer/informer.js';
-import type { ServerShard } from '../../src/sharding/serverShard.js';
-import type { Shard } from '../../src/sharding/shard.js';
+import type { ServerShard } from '../../src/sharding/server/serverShard.js';
+import type { Shard } from '../../src/sharding/label/shard.js';
 import { sharded } from '../../src/sharding/sharded.js';
 import { listWatch } from '../../src/sources/listWatch.js';
 import type { KubeObject } from '../../src/store/kubeObject.js';
@@ -83,8 +83,10 @@ const work = (selector: { labelSelector?: string; shardSelector?: string }, wrap
 };
 const timing = { leaseDurationMs: Number(env('LEASE_MS')), renewDeadlineMs: Number(env('RENEW_MS')), retryPeriodMs: Number(env('RETRY_MS')) };
 const config = { kubeConfig, ring: env('RING'), namespace, resource: { apiVersion: 'v1', kind: 'ConfigMap', namespace }, identityPrefix: env('NAME'), sharderConcurrency: 32, ...timing };
+/** The options without the label mode's (`sharderConcurrency` is a type error in server mode). */
+const withoutSharder = <C extends { readonly sharderConcurrency?: number }>({ sharderConcurrency: _, ...common }: C): Omit<C, 'sharderConcurrency'> => common;
 const shardWork = (shard: Shard | ServerShard) => work(shard.selector, (r) => shard.reconciler(r as never) as never, 'initialPriority' in shard ? shard.initialPriority : undefined);
-(mode === 'unsharded' ? work({}, (r) => r as never) : mode === 'server' ? sharded({ ...config, mode: 'server' }, shardWork) : sharded(config, shardWork)).subscribe({
+(mode === 'unsharded' ? work({}, (r) => r as never) : mode === 'server' ? sharded({ ...withoutSharder(config), mode: 'server' }, shardWork) : sharded(config, shardWork)).subscribe({
   error: (error: unknown) => {
     console.log(JSON.stringify({ event: 'error', message: String(error) }));
     process.exit(1);

@@ -1,19 +1,17 @@
-import { defer, EMPTY, finalize, Observable, of, repeat, Subject, takeWhile, tap } from 'rxjs';
-import { leaderElection } from '../coordination/leaderElection.js';
-import { whileLeading } from '../coordination/whileLeading.js';
-import type { Leadership } from '../coordination/electionState.js';
-import type { LeaseClient } from '../coordination/leaseClient.js';
-import { claimingLeases, type ClaimCell } from './claimingLeases.js';
-import type { ServerShard } from './serverShard.js';
-import { serverShardTerm } from './serverShardTerm.js';
-import { createShard, type Shard } from './shard.js';
-import { runSharder } from './sharder.js';
-import { ringLabel } from './shardLabels.js';
-import { resolveShardingConfig, type ResolvedShardingConfig, type ShardingConfig } from './shardingConfig.js';
+import type { Observable } from 'rxjs';
+import { labelSharded } from './label/labelSharded.js';
+import type { Shard } from './label/shard.js';
+import { httpServerRing } from './server/httpServerRing.js';
+import type { ServerShard } from './server/serverShard.js';
+import { serverShardTerm } from './server/serverShardTerm.js';
+import { memberTerms } from './memberTerms.js';
+import { resolveShardingConfig, type LabelShardingConfig, type ServerShardingConfig, type ShardingConfig } from './shardingConfig.js';
 
 /**
- * Runs one replica of a sharded controller: N replicas share the primary objects of one kind, each
- * reconciling only its own, with no object reconciled by two replicas at once.
+ * Runs one replica of a sharded controller in **label mode** (the default; `mode: 'server'` is the
+ * other overload): N replicas share the primary objects of one kind, each reconciling only its own,
+ * with no object reconciled by two replicas at once. Any Kubernetes version; a membership change
+ * writes a label on every object that moves.
  *
  * <span class="informal">Every replica is a member of the ring while it holds its own Lease, and
  * runs `work` for that term only; one replica at a time is also the sharder, which labels the
@@ -22,7 +20,7 @@ import { resolveShardingConfig, type ResolvedShardingConfig, type ShardingConfig
  * ```text
  * member Lease <ring>-<identity>  ── term 1 ─────────x   (lost: work stops)   term 2 (new identity) ──
  * work(shard)                        ^ informers with shard.labelSelector, controller ─!   ^ ─────────
- * sharder Lease <ring>-sharder    ── leading on one replica: sharder() ──────────────────────────────
+ * sharder Lease <ring>-sharder    ── leading on one replica: labelSharder() ────────────────────────────
  * ```
  *
  * - **Membership**: each term has a fresh identity and its own Lease (labelled
@@ -31,7 +29,8 @@ import { resolveShardingConfig, type ResolvedShardingConfig, type ShardingConfig
  *   last renewal that went through, whether or not the API server is reachable. A lost term is not
  *   resumed: the replica joins again under a new identity, and its objects come back through the
  *   ring.
- * - **Memory**: build the term's informers with `shard.labelSelector`: the API server then sends a
+ * - **Memory**: build the term's informers with `shard.listWatch(resource)` (or spread
+ *   `shard.selector` into a source's options): the API server then sends a
  *   replica only its own objects (and a DELETED when one leaves it). The sharder (one replica) adds a
  *   metadata-only cache of every primary object.
  * - **Handover** (no object reconciled twice at once): from a live owner, by the drain handshake —
@@ -47,15 +46,15 @@ import { resolveShardingConfig, type ResolvedShardingConfig, type ShardingConfig
  * ## Example
  * ```ts
  * import { KubeConfig } from '@kubernetes/client-node';
- * import { informer, listWatch, type KubeObject } from 'rx-informer';
+ * import { informer, type KubeObject } from 'rx-informer';
  * import { controller, sharded } from 'rx-informer/controller';
  * declare function sync(object: KubeObject | undefined, signal: AbortSignal): Promise<void>; // assuming: your reconcile
  *
  * const kubeConfig = new KubeConfig();
  * kubeConfig.loadFromDefault();
- * sharded({ kubeConfig, ring: 'configmaps', namespace: 'demo', resource: { apiVersion: 'v1', kind: 'ConfigMap' } }, (shard) => {
+ * sharded({ kubeConfig, ring: 'configmaps', namespace: 'demo', resource: { apiVersion: 'v1', kind: 'ConfigMap', namespace: 'demo' } }, (shard) => {
  *   // Per term, and stopped when the term ends (a factory's informers run until its dispose()).
- *   const configMaps = informer(listWatch(kubeConfig, { apiVersion: 'v1', kind: 'ConfigMap' }, { labelSelector: shard.labelSelector }));
+ *   const configMaps = informer(shard.listWatch({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'demo' }));
  *   return controller(configMaps, { reconcile: shard.reconciler((cm, { signal }) => sync(cm, signal)) });
  * }).subscribe();
  * ```
@@ -63,74 +62,80 @@ import { resolveShardingConfig, type ResolvedShardingConfig, type ShardingConfig
  * @param config the ring, where its Leases live, the primary resource, durations, events.
  * @param work builds this replica's work for one term.
  * @returns what `work` emits, term after term; completes when a term's `work` completes.
- * @throws {TypeError} for a bad config (see {@link ShardingConfig}) or a `work` that is not a function.
- * @see {@link sharder}, {@link hashRing}
+ * @throws {TypeError} for a bad config (see {@link LabelShardingConfig}) or a `work` that is not a function.
+ * @see {@link labelSharder}, {@link hashRing}
  */
-export function sharded<T>(config: ShardingConfig & { readonly mode?: 'label' }, work: (shard: Shard) => Observable<T>): Observable<T>;
-export function sharded<T>(config: ShardingConfig & { readonly mode: 'server' }, work: (shard: ServerShard) => Observable<T>): Observable<T>;
+export function sharded<T>(config: LabelShardingConfig, work: (shard: Shard) => Observable<T>): Observable<T>;
+/**
+ * Runs one replica of a sharded controller in **server mode** (`mode: 'server'`): N replicas share
+ * the primary objects of one kind by hash ranges the API server filters on (KEP-5866
+ * `shardSelector`; Kubernetes 1.36+ with kube-apiserver `--feature-gates=ShardedListAndWatch=true`),
+ * each reconciling only its own, with no object reconciled by two replicas at once. No sharder runs;
+ * no object is labelled or written.
+ *
+ * <span class="informal">Every replica is a member of the ring while it holds its own Lease; the
+ * live members deal the hash space among themselves, and each runs `work` once per stretch of
+ * unchanged ranges.</span>
+ *
+ * ```text
+ * member Lease <ring>-<identity>  ── term 1: claim "view;ranges" rides on the renewals ──x   term 2 ──
+ * work(shard)                        ^ stretch [r1] ─┤ ^ stretch [r1 ∪ r2] ─┤ ^ stretch [r1] ─!   ^ ──
+ *                                    a member died: r2 gained ┘   one joined: r2 given up ┘
+ * ```
+ *
+ * - **Membership**: as in label mode — each term has a fresh identity and its own Lease, and
+ *   `work` runs only while the term lasts (renewDeadline after the last renewal that went through).
+ * - **Ranges**: the 64-bit hash space of `shardField` (the uid by default) is cut into
+ *   `shardBuckets` slices (64) dealt among the live members by {@link shardRanges}, the same in
+ *   every replica. Build the stretch's informers with `shard.listWatch(resource)` (or spread
+ *   `shard.selector`): the API server then lists and watches only its ranges. Wrap the reconciler
+ *   with `shard.reconciler` and pass `shard.initialPriority` to the controller: a stretch starts
+ *   with a fresh list, and the objects it has just been given run first.
+ * - **Handover** (no hash worked on by two members at once): each member writes its view of the
+ *   live members and the ranges it claims on its own Lease (annotation
+ *   `sharding.rx-informer.dev/claim`), with a renewal out of turn when they change. It gives ranges
+ *   up first (its stretch is stopped, its runs finish, then the narrower claim is written); it takes
+ *   ranges only when every live peer has written the same view and none claims them, after its
+ *   wider claim is written and a fresh LIST of the ring shows no live peer claiming them.
+ * - **Timing** (measured on kube-apiserver with a 3 s lease): a killed member's ranges move about one
+ *   lease duration after its last renewal (2.6–3.7 s), a member that stops cleanly releases its
+ *   Lease and its ranges move at once; a killed member's Lease stays about 20 s (the first live
+ *   member deletes it after two checks `4 × leaseDuration` apart). A join moves the newcomer's
+ *   share, and a few percent between the old members as well, since the shares are dealt again (up
+ *   to 3.4 % of the space from 2 members to 3).
+ * - **Events**: every member emits `members` (its own view), `ranges` (its stretches), `joined` and
+ *   `left`.
+ * - A server without the feature ends the work with a {@link ShardSelectorError}. Same limits as
+ *   leader election: no fencing; a paused process or a reconcile that ignores its `AbortSignal` can
+ *   outlive its term.
+ *
+ * ## Example
+ * ```ts
+ * import { KubeConfig } from '@kubernetes/client-node';
+ * import { informer, type KubeObject } from 'rx-informer';
+ * import { controller, sharded } from 'rx-informer/controller';
+ * declare function sync(object: KubeObject | undefined, signal: AbortSignal): Promise<void>; // assuming: your reconcile
+ *
+ * const kubeConfig = new KubeConfig();
+ * kubeConfig.loadFromDefault();
+ * const resource = { apiVersion: 'v1', kind: 'ConfigMap', namespace: 'demo' };
+ * sharded({ kubeConfig, ring: 'configmaps', namespace: 'demo', resource, mode: 'server' }, (shard) => {
+ *   // Per stretch of unchanged ranges, and stopped when they change or the term ends.
+ *   const configMaps = informer(shard.listWatch(resource));
+ *   return controller(configMaps, { initialPriority: shard.initialPriority, reconcile: shard.reconciler((cm, { signal }) => sync(cm, signal)) });
+ * }).subscribe();
+ * ```
+ *
+ * @param config the ring, where its Leases live, the primary resource, `mode: 'server'`, the hashed field, durations, events.
+ * @param work builds this replica's work for one stretch of ranges.
+ * @returns what `work` emits, stretch after stretch and term after term; completes when a stretch's `work` completes.
+ * @throws {TypeError} for a bad config (see {@link ServerShardingConfig}) or a `work` that is not a function.
+ * @see {@link shardRanges}, {@link ServerShard}
+ */
+export function sharded<T>(config: ServerShardingConfig, work: (shard: ServerShard) => Observable<T>): Observable<T>;
 export function sharded<T>(config: ShardingConfig, work: ((shard: Shard) => Observable<T>) | ((shard: ServerShard) => Observable<T>)): Observable<T> {
   const c = resolveShardingConfig(config, 'sharded');
   if (typeof work !== 'function') throw new TypeError('[informer] sharded: work must be a function (shard) => Observable');
-  if (c.mode === 'server') return serverMemberTerms(c, work as (shard: ServerShard) => Observable<T>);
-  return new Observable<T>((subscriber) => {
-    const sharder = sharderWhileLeading(c).subscribe({ error: (error: unknown) => subscriber.error(error) });
-    const terms = memberTerms(c, work as (shard: Shard) => Observable<T>).subscribe(subscriber);
-    return () => {
-      terms.unsubscribe();
-      sharder.unsubscribe();
-    };
-  });
-}
-
-const timing = (c: ResolvedShardingConfig) => ({ leases: c.leases, leaseDurationMs: c.leaseDurationMs, renewDeadlineMs: c.renewDeadlineMs, retryPeriodMs: c.retryPeriodMs, scheduler: c.scheduler, ...(c.onError ? { onError: c.onError } : {}) });
-
-/** The sharder, on whichever replica holds `<ring>-sharder`. */
-function sharderWhileLeading(c: ResolvedShardingConfig): Observable<never> {
-  return defer(() => {
-    const election = leaderElection({ ...timing(c), lease: { namespace: c.namespace, name: `${c.ring}-sharder` }, releaseOnCancel: true });
-    return runSharder(c).pipe(
-      whileLeading(election.pipe(tap((leadership) => c.onEvent({ type: 'sharder', leadership })))),
-      tap((event) => c.onEvent(event)),
-    ) as Observable<never>;
-  });
-}
-
-/** Membership terms one after another, each with a fresh identity, `work` running for its duration. */
-function memberTerms<T>(c: ResolvedShardingConfig, work: (shard: Shard) => Observable<T>): Observable<T> {
-  return terms(c, (identity) => ({ leases: c.leases, run: (term$, completed) => defer(() => work(createShard(c, identity))).pipe(tap({ complete: completed }), whileLeading(term$)) }));
-}
-
-/** Server-side mode: the same terms, each running the ranges' handshake; the claim rides on the member Lease's writes, one out of turn when it changed. */
-function serverMemberTerms<T>(c: ResolvedShardingConfig, work: (shard: ServerShard) => Observable<T>): Observable<T> {
-  return terms(c, (identity) => {
-    const renewals = new Subject<void>();
-    const claims: ClaimCell = { current: { view: '', ranges: [] }, written: undefined, onWritten: () => undefined, renew: () => renewals.next() };
-    return { leases: claimingLeases(c.leases, claims), renewWhen: renewals, run: (term$, completed) => serverShardTerm(c, identity, claims, work).pipe(tap({ complete: completed }), whileLeading(term$)) };
-  });
-}
-
-/**
- * One term after another, each with a fresh identity and member Lease, `run` for the term's
- * duration, until the work completes by itself (`run` calls `completed` then; the end of a term
- * completes `run` too, and starts the next term).
- */
-function terms<T>(c: ResolvedShardingConfig, term: (identity: string) => { readonly leases: LeaseClient; readonly renewWhen?: Observable<void>; readonly run: (term$: Observable<Leadership>, completed: () => void) => Observable<T> }): Observable<T> {
-  let workCompleted = false;
-  return defer(() => {
-    const identity = c.newIdentity();
-    const { leases, renewWhen, run } = term(identity);
-    const election = leaderElection({ ...timing(c), leases, lease: c.memberLease(identity), identity, labels: { [ringLabel]: c.ring }, releaseOnCancel: true, ...(renewWhen ? { renewWhen } : {}) });
-    let led = false;
-    // One term: up to and including the first `following` after leading.
-    const term$ = election.pipe(
-      takeWhile((leadership) => {
-        if (leadership.state === 'following') return !led;
-        if (!led) c.onEvent({ type: 'joined', identity });
-        led = true;
-        return true;
-      }, true),
-      finalize(() => led && c.onEvent({ type: 'left', identity })),
-    );
-    return run(term$, () => (workCompleted = true));
-  }).pipe(repeat({ delay: () => (workCompleted ? EMPTY : of(0)) }));
+  if (c.mode === 'server') return memberTerms(c, (identity) => serverShardTerm(c, identity, () => httpServerRing(c), work as (shard: ServerShard) => Observable<T>));
+  return labelSharded(c, work as (shard: Shard) => Observable<T>);
 }

@@ -7,13 +7,13 @@ import { groupOf } from '../store/objectRef.js';
 import type { Leadership } from '../coordination/electionState.js';
 import { resolveElectionConfig } from '../coordination/leaderElectionConfig.js';
 import { describe, optionChecks } from '../options/optionChecks.js';
-import { defaultVirtualNodes } from './hashRing.js';
+import { defaultVirtualNodes } from './label/hashRing.js';
 import { leaseClient, type LeaseClient } from '../coordination/leaseClient.js';
 import { monotonicScheduler } from '../coordination/monotonicScheduler.js';
 import { resourceClient, type ResourceClient } from '../client/resourceClient.js';
-import { shardLabels, type ShardLabels } from './shardLabels.js';
+import { shardLabels, type ShardLabels } from './label/shardLabels.js';
 import type { ShardField, ShardRange } from '../sources/shardSelector.js';
-import { defaultShardBuckets } from './shardRanges.js';
+import { defaultShardBuckets } from './server/shardRanges.js';
 
 /** The primary objects of a sharded controller: a kind, in one namespace or in all. */
 export interface ShardedResource {
@@ -29,7 +29,10 @@ export type ShardingEvent =
   | { readonly type: 'sharder'; readonly leadership: Leadership }
   /** This replica's membership: a term began (`joined`) or ended (`left`) under `identity`. */
   | { readonly type: 'joined' | 'left'; readonly identity: string }
-  /** The sharder's view of the live members changed. */
+  /**
+   * The live members this replica sees changed: in label mode the sharder's view (emitted by the
+   * replica that runs the sharder), in server mode every member's own view (each emits it).
+   */
   | { readonly type: 'members'; readonly members: readonly string[] }
   /** The sharder labelled an object: a first owner (`assigned`), away from a dead owner (`moved`), or asked a live owner to let go (`draining`). */
   | { readonly type: 'assigned' | 'moved' | 'draining'; readonly key: string; readonly from?: string; readonly to: string }
@@ -38,56 +41,91 @@ export type ShardingEvent =
   /** Server-side mode: this replica, as `identity`, now works on `ranges` (empty: on nothing). */
   | { readonly type: 'ranges'; readonly identity: string; readonly ranges: readonly ShardRange[] };
 
-/** Options of {@link sharded} and {@link sharder}. */
-export interface ShardingConfig {
-  /** Credentials for the informers the sharder runs. */
+/** Options of {@link sharded} in both modes, and of {@link labelSharder}. */
+export interface ShardingCommonConfig {
+  /** Credentials for the informers the ring runs (its member Leases; the sharder's caches in label mode). */
   readonly kubeConfig: KubeConfigLike;
   /** The ring's name (a DNS label of ≤ 50 characters): part of the label keys and of the Lease names. */
   readonly ring: string;
-  /** Where the member Leases and the sharder's Lease live. */
+  /** Where the member Leases (and, in label mode, the sharder's Lease) live. */
   readonly namespace: string;
   /** The primary objects that are sharded. */
   readonly resource: ShardedResource;
-  /**
-   * How replicas get their share. `'label'` (default): a sharder labels every object with its owner
-   * and each replica selects its label (any Kubernetes version; a membership change writes every
-   * object that moves). `'server'`: each replica asks the API server for its hash ranges with a
-   * `shardSelector` (Kubernetes 1.36+, kube-apiserver `--feature-gates=ShardedListAndWatch=true`);
-   * no sharder, no labels, no object writes (the first live member deletes the Leases of terms
-   * that ended, as the sharder does in label mode). A server without it ends the work with a
-   * {@link ShardSelectorError}.
-   */
-  readonly mode?: 'label' | 'server';
-  /** Server-side mode: what is hashed. Default `object.metadata.uid`; `object.metadata.namespace` keeps a namespace on one replica. */
-  readonly shardField?: ShardField;
-  /** Server-side mode: equal slices of the hash space dealt out to the members (see {@link shardRanges}). Default 64. */
-  readonly shardBuckets?: number;
-  /** What is hashed onto the ring for an object. Default `<group>/<kind>/<namespace>/<name>`; hash a controller owner reference instead to keep children with their owner. */
-  readonly shardKey?: (object: KubeObject) => string;
-  /** Ring points per member (see {@link hashRing}). Default 2 000 (`defaultVirtualNodes`). */
-  readonly virtualNodes?: number;
   /** Membership and sharder Leases: as {@link leaderElection}'s. Defaults 15 000 / 10 000 / 2 000 (`defaultElectionTimings`). */
   readonly leaseDurationMs?: number;
   readonly renewDeadlineMs?: number;
   readonly retryPeriodMs?: number;
-  /** Label writes the sharder has in flight at once. Default 8. */
-  readonly sharderConcurrency?: number;
   /** Start of every membership identity (a random suffix follows). Default: the host name, made a DNS label. */
   readonly identityPrefix?: string;
-  /** Writes labels. Default `resourceClient(kubeConfig)`. */
+  /** Writes labels (label mode) and deletes the Leases of terms that ended. Default `resourceClient(kubeConfig)`. */
   readonly client?: ResourceClient;
   /** Reads and writes Leases. Default `leaseClient(client)`. */
   readonly leases?: LeaseClient;
-  /** Clock and timers of the elections and the sharder. Default: monotonic. */
+  /** Clock and timers of the elections, the sharder and the handshake. Default: monotonic. */
   readonly scheduler?: SchedulerLike;
-  /** Hears what happens: terms, the sharder's view and moves, releases. */
+  /** Hears what happens: terms, the live members, the sharder's moves and releases (label mode), ranges (server mode). */
   readonly onEvent?: (event: ShardingEvent) => void;
-  /** Failed requests of the elections and the sharder (all retried). */
+  /** Failed requests of the elections, the sharder and the handshake's fresh reads (all retried). */
   readonly onError?: (error: unknown) => void;
 }
 
+/**
+ * Label mode (the default): a sharder labels every object with its owner and each replica selects
+ * its label — any Kubernetes version; a membership change writes every object that moves. The
+ * server mode's options are type errors here.
+ */
+export interface LabelModeConfig {
+  /** `'label'`, or absent. */
+  readonly mode?: 'label';
+  /** What is hashed onto the ring for an object. Default `<group>/<kind>/<namespace>/<name>`; hash a controller owner reference instead to keep children with their owner. */
+  readonly shardKey?: (object: KubeObject) => string;
+  /** Ring points per member (see {@link hashRing}). Default 2 000 (`defaultVirtualNodes`). */
+  readonly virtualNodes?: number;
+  /** Label writes the sharder has in flight at once. Default 8. */
+  readonly sharderConcurrency?: number;
+  /** Server mode's alone: a type error here. */
+  readonly shardField?: never;
+  /** Server mode's alone: a type error here. */
+  readonly shardBuckets?: never;
+}
+
+/**
+ * Server mode: each replica asks the API server for its hash ranges with a `shardSelector`
+ * (Kubernetes 1.36+, kube-apiserver `--feature-gates=ShardedListAndWatch=true`); no sharder, no
+ * labels, no object writes (the first live member deletes the Leases of terms that ended, as the
+ * sharder does in label mode). A server without it ends the work with a {@link ShardSelectorError}.
+ * The label mode's options are type errors here.
+ */
+export interface ServerModeConfig {
+  /** `'server'`. */
+  readonly mode: 'server';
+  /** What is hashed. Default `object.metadata.uid`; `object.metadata.namespace` keeps a namespace on one replica. */
+  readonly shardField?: ShardField;
+  /** Equal slices of the hash space dealt out to the members (see {@link shardRanges}). Default 64. */
+  readonly shardBuckets?: number;
+  /** Label mode's alone (the API server hashes `shardField`): a type error here. */
+  readonly shardKey?: never;
+  /** Label mode's alone: a type error here. */
+  readonly virtualNodes?: never;
+  /** Label mode's alone (no sharder runs): a type error here. */
+  readonly sharderConcurrency?: never;
+}
+
+/** Options of {@link sharded} in label mode, and of {@link labelSharder}. */
+export type LabelShardingConfig = ShardingCommonConfig & LabelModeConfig;
+/** Options of {@link sharded} in server mode. */
+export type ServerShardingConfig = ShardingCommonConfig & ServerModeConfig;
+/** Options of {@link sharded}: the common ones and those of one mode (`mode`, label by default); an option of the other mode is a type error. */
+export type ShardingConfig = ShardingCommonConfig & (LabelModeConfig | ServerModeConfig);
+
 /** @internal The config with defaults filled in and checked. */
-export interface ResolvedShardingConfig extends Required<Omit<ShardingConfig, 'onEvent' | 'onError' | 'identityPrefix'>> {
+export interface ResolvedShardingConfig extends Required<Omit<ShardingCommonConfig, 'onEvent' | 'onError' | 'identityPrefix'>> {
+  readonly mode: 'label' | 'server';
+  readonly shardField: ShardField;
+  readonly shardBuckets: number;
+  readonly shardKey: (object: KubeObject) => string;
+  readonly virtualNodes: number;
+  readonly sharderConcurrency: number;
   readonly labels: ShardLabels;
   readonly identityPrefix: string;
   readonly onEvent: (event: ShardingEvent) => void;
@@ -107,7 +145,7 @@ const dnsLabel = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
  * @param factory The name in the error messages: the function the user called.
  * @throws {TypeError} naming what is wrong.
  */
-export function resolveShardingConfig(config: ShardingConfig, factory: 'sharded' | 'sharder'): ResolvedShardingConfig {
+export function resolveShardingConfig(config: ShardingConfig, factory: 'sharded' | 'labelSharder' | 'sharder'): ResolvedShardingConfig {
   const check = optionChecks(factory, config, false);
   const labels = shardLabels(config.ring);
   const { namespace, resource } = config;

@@ -16,6 +16,15 @@ export interface FakeLeases {
   peek(ref: LeaseRef): Lease | undefined;
   /** Every write that reached the store: who, when, the record. */
   readonly writes: Array<{ replica: string; at: number; lease: Lease }>;
+  /**
+   * `replica`'s watch of the Leases of `namespace`: the whole list, `latencyMs` after subscribing
+   * and after every change; nothing while it is cut off, the whole list again when it is back.
+   */
+  watch(replica: string, namespace: string): Observable<Lease[] & { readonly synced: true }>;
+  /** `replica`'s fresh LIST of the Leases of `namespace` (as cut as its other requests). */
+  list(replica: string, namespace: string): Observable<readonly Lease[]>;
+  /** Deletes a Lease (as a garbage collector's DELETE would). */
+  remove(ref: LeaseRef): void;
 }
 
 const key = (ref: LeaseRef): string => `${ref.namespace}/${ref.name}`;
@@ -25,6 +34,11 @@ export function fakeLeases(scheduler: SchedulerLike, latencyMs = 10): FakeLeases
   const store = new Map<string, Lease>();
   const cuts = new Map<string, 'fail' | 'hang'>();
   const writes: FakeLeases['writes'] = [];
+  const watchers = new Map<string, Set<() => void>>();
+  const changed = (only?: string): void => {
+    for (const [replica, set] of watchers) if (only === undefined || only === replica) set.forEach((deliver) => deliver());
+  };
+  const leasesOf = (namespace: string): Lease[] => [...store.values()].filter((lease) => lease.metadata?.namespace === namespace);
   let revision = 0;
 
   // As the resource client reports a 409.
@@ -42,12 +56,39 @@ export function fakeLeases(scheduler: SchedulerLike, latencyMs = 10): FakeLeases
     const next: Lease = { ...lease, metadata: { ...lease.metadata, resourceVersion: String(++revision) } };
     store.set(key(refOf(lease)), next);
     writes.push({ replica, at: scheduler.now(), lease: next });
+    changed();
     return next;
   };
 
   return {
     writes,
-    cut: (replica, how) => (how === 'ok' ? cuts.delete(replica) : cuts.set(replica, how)),
+    cut: (replica, how) => {
+      if (how !== 'ok') return void cuts.set(replica, how);
+      cuts.delete(replica);
+      changed(replica);
+    },
+    watch: (replica, namespace) =>
+      new Observable<Lease[] & { readonly synced: true }>((subscriber) => {
+        const pending = new Set<Subscription>();
+        const deliver = (): void => {
+          const sent = scheduler.schedule(() => {
+            pending.delete(sent);
+            if (!cuts.has(replica)) subscriber.next(Object.assign(leasesOf(namespace), { synced: true as const }));
+          }, latencyMs);
+          pending.add(sent);
+        };
+        const set = watchers.get(replica) ?? new Set();
+        watchers.set(replica, set.add(deliver));
+        deliver();
+        return () => {
+          set.delete(deliver);
+          pending.forEach((sent) => sent.unsubscribe());
+        };
+      }),
+    list: (replica, namespace) => call(replica, 'list', () => leasesOf(namespace)),
+    remove: (ref) => {
+      if (store.delete(key(ref))) changed();
+    },
     peek: (ref) => store.get(key(ref)),
     client: (replica) => ({
       get: (ref) => call(replica, 'get', () => store.get(key(ref))),

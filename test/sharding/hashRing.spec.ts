@@ -1,6 +1,6 @@
 import test from 'ava';
 import { hash32 } from '../../src/sharding/hash32.js';
-import { hashRing } from '../../src/sharding/hashRing.js';
+import { hashRing } from '../../src/sharding/label/hashRing.js';
 
 const keys = Array.from({ length: 20_000 }, (_, i) => `v1/ConfigMap/ns-${i % 7}/cm-${i}`);
 const owners = (ring: ReturnType<typeof hashRing>) => keys.map((key) => ring.ownerOf(key));

@@ -1,6 +1,6 @@
 import test from 'ava';
-import { planShard, type ShardPlan, type ShardPlanInput } from '../../src/sharding/planShard.js';
-import type { ShardClaim } from '../../src/sharding/shardClaim.js';
+import { planShard, type ShardPlan, type ShardPlanInput } from '../../src/sharding/server/planShard.js';
+import type { ShardClaim } from '../../src/sharding/server/shardClaim.js';
 
 const r = (start: number, end: number) => ({ start: BigInt(start), end: BigInt(end) });
 // Two members, a and b; a's target is [0, 10) ∪ [20, 30).

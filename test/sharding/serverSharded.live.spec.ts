@@ -13,7 +13,6 @@ import { sharded } from '../../src/sharding/sharded.js';
 import type { ShardingEvent } from '../../src/sharding/shardingConfig.js';
 import { informer } from '../../src/informer/informer.js';
 import { hashField } from '../../src/sources/hashField.js';
-import { listWatch } from '../../src/sources/listWatch.js';
 import { inShardRanges, type ShardRange } from '../../src/sources/shardSelector.js';
 import type { KubeObject } from '../../src/store/kubeObject.js';
 import { createTestApiServer } from '../../src/testServer/createTestApiServer.js';
@@ -27,7 +26,7 @@ function replica(server: TestApiServer, name: string, runs: Run[], events: Shard
   return sharded(
     serverRing(server, name, events, timing),
     (shard) => {
-      const cms = informer(listWatch<KubeObject>(server.kubeConfig, { version: 'v1', plural: 'configmaps', namespace: 'demo' }, { ...shard.selector }));
+      const cms = informer(shard.listWatch<KubeObject>({ version: 'v1', plural: 'configmaps', namespace: 'demo' }));
       caches.set(shard.identity, () => [...cms.snapshot.values()]);
       return controller(cms, {
         concurrency,

@@ -8,10 +8,10 @@
  */
 import test from 'ava';
 import type { Subscription } from 'rxjs';
-import { claimAnnotation } from '../../src/sharding/shardClaim.js';
+import { claimAnnotation } from '../../src/sharding/server/shardClaim.js';
 import { sharded } from '../../src/sharding/sharded.js';
 import type { ShardingEvent } from '../../src/sharding/shardingConfig.js';
-import { ringLabel } from '../../src/sharding/shardLabels.js';
+import { ringLabel } from '../../src/sharding/ringLabel.js';
 import { microTime } from '../../src/coordination/microTime.js';
 import { informer } from '../../src/informer/informer.js';
 import { listWatch } from '../../src/sources/listWatch.js';

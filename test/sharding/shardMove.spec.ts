@@ -1,7 +1,7 @@
 /** The sharder's decision per object, one row per case (style point 36). */
 import test from 'ava';
-import { shardLabels, shardSelector } from '../../src/sharding/shardLabels.js';
-import { releasePatch, shardMove } from '../../src/sharding/shardMove.js';
+import { ownerLabelSelector, shardLabels } from '../../src/sharding/label/shardLabels.js';
+import { releasePatch, shardMove } from '../../src/sharding/label/shardMove.js';
 
 const labels = shardLabels('ring');
 const S = 'shard.sharding.rx-informer.dev/ring';
@@ -11,7 +11,7 @@ const live = new Set(['a', 'b']);
 
 test('label keys follow the ring name; a bad ring name is a TypeError', (t) => {
   t.deepEqual(labels, { shard: S, drain: D });
-  t.is(shardSelector(labels, 'a'), `${S}=a`);
+  t.is(ownerLabelSelector(labels, 'a'), `${S}=a`);
   for (const bad of ['', '-x', 'x'.repeat(51), 'a/b', 'Ring', 'a_b']) t.throws(() => shardLabels(bad), { instanceOf: TypeError, message: /ring name must be a DNS label/ });
 });
 

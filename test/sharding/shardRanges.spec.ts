@@ -1,7 +1,7 @@
 import test from 'ava';
 import { shardSpaceEnd } from '../../src/sources/shardSelector.js';
-import { intersectRanges, normalizeRanges, rangesFraction, rangesOverlap, sameRanges, subtractRanges } from '../../src/sharding/rangeSet.js';
-import { shardRanges } from '../../src/sharding/shardRanges.js';
+import { intersectRanges, normalizeRanges, rangesFraction, rangesOverlap, sameRanges, subtractRanges } from '../../src/sharding/server/rangeSet.js';
+import { shardRanges } from '../../src/sharding/server/shardRanges.js';
 
 const r = (start: bigint, end: bigint) => ({ start, end });
 

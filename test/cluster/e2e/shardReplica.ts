@@ -14,8 +14,8 @@ import { appendFileSync } from 'node:fs';
 import { fromEvent } from 'rxjs';
 import { controller } from '../../../src/controller/controller.js';
 import type { Observable } from 'rxjs';
-import type { ServerShard } from '../../../src/sharding/serverShard.js';
-import type { Shard } from '../../../src/sharding/shard.js';
+import type { ServerShard } from '../../../src/sharding/server/serverShard.js';
+import type { Shard } from '../../../src/sharding/label/shard.js';
 import { sharded } from '../../../src/sharding/sharded.js';
 import type { ShardingEvent } from '../../../src/sharding/shardingConfig.js';
 import { informer } from '../../../src/informer/informer.js';
@@ -72,7 +72,9 @@ const work = (shard: Shard | ServerShard): Observable<unknown> => {
     }),
   });
 };
-const subscription = (mode === 'server' ? sharded({ ...config, mode }, work) : sharded(config, work)).subscribe({
+/** The options without the label mode's (`sharderConcurrency` is a type error in server mode). */
+const serverOptions = <C extends { readonly sharderConcurrency?: number }>({ sharderConcurrency: _, ...common }: C): Omit<C, 'sharderConcurrency'> => common;
+const subscription = (mode === 'server' ? sharded({ ...serverOptions(config), mode }, work) : sharded(config, work)).subscribe({
   error: (error: unknown) => {
     log({ event: 'error', message: String((error as Error)?.stack ?? error) });
     process.exit(1);

@@ -1,8 +1,13 @@
-import { isObservable, Observable } from 'rxjs';
-import type { Reconciler } from '../controller/reconcileObjects.js';
-import type { KubeObject } from '../store/kubeObject.js';
-import { lowPriority } from '../controller/reconcileReason.js';
-import { shardSelectorMatches, type ShardField, type ShardRange } from '../sources/shardSelector.js';
+import type { KubeConfigLike } from '../../client/kubeConfigLike.js';
+import { isObservable, Observable, type Subscriber } from 'rxjs';
+import type { ListWatchResource } from '../../client/listWatchResource.js';
+import { listWatch } from '../../sources/listWatch.js';
+import type { ListWatchConfig } from '../../sources/listWatchConfig.js';
+import type { RawEvent } from '../../sources/rawEvent.js';
+import type { Reconciler } from '../../controller/reconcileObjects.js';
+import type { KubeObject } from '../../store/kubeObject.js';
+import { lowPriority } from '../../controller/reconcileReason.js';
+import { shardSelectorMatches, type ShardField, type ShardRange } from '../../sources/shardSelector.js';
 
 /**
  * One stretch of a membership term of a replica in a server-side ring (`mode: 'server'`): the hash
@@ -26,6 +31,11 @@ export interface ServerShard {
   /** `{ shardSelector }`, to spread into a source's options. */
   readonly selector: { readonly shardSelector: string };
   /**
+   * {@link listWatch} of `resource` with this stretch's `shardSelector` put in (and the ring's
+   * `kubeConfig`): the stretch's source, its selector not to be forgotten.
+   */
+  listWatch<T = KubeObject>(resource: ListWatchResource, config?: Omit<ListWatchConfig<T>, 'shardSelector'>): Observable<RawEvent<T>>;
+  /**
    * Wraps a reconciler of the primary objects for this stretch, so the ranges move only once its
    * runs have finished: when they change, the stretch's work is unsubscribed (runs see their
    * `AbortSignal`), and the ranges are given up when the last run has settled.
@@ -45,8 +55,8 @@ const gainedPriority = lowPriority / 2;
 
 /** @internal Counts the runs in flight across the stretches of one term. */
 export interface RunCounter {
-  /** Resolves when no run is in flight. */
-  readonly idle: () => Promise<void>;
+  /** Emits once (and completes) when no run is in flight: at once, or when the last one settles. */
+  readonly idle: () => Observable<void>;
   /** A run's result, counted until it settles: a promise until it settles, an Observable until it ends or is unsubscribed. */
   readonly track: <R>(result: R) => R;
 }
@@ -54,16 +64,21 @@ export interface RunCounter {
 /** @internal A run counter. */
 export function runCounter(): RunCounter {
   let running = 0;
-  let waiters: Array<() => void> = [];
+  const waiters = new Set<Subscriber<void>>();
   const leave = (): void => {
     running -= 1;
     if (running > 0) return;
-    const done = waiters;
-    waiters = [];
-    for (const resolve of done) resolve();
+    const done = [...waiters];
+    waiters.clear();
+    for (const waiter of done) waiter.next(), waiter.complete();
   };
   return {
-    idle: () => (running === 0 ? Promise.resolve() : new Promise((resolve) => waiters.push(resolve))),
+    idle: () =>
+      new Observable<void>((waiter) => {
+        if (running === 0) return void (waiter.next(), waiter.complete());
+        waiters.add(waiter);
+        return () => waiters.delete(waiter);
+      }),
     track: <R>(result: R): R => {
       if (isObservable(result)) {
         return new Observable((subscriber) => {
@@ -85,9 +100,10 @@ export function runCounter(): RunCounter {
 }
 
 /** @internal The shard of one stretch. */
-export function createServerShard(identity: string, ring: string, ranges: readonly ShardRange[], gained: readonly ShardRange[], field: ShardField, shardSelector: string, runs: RunCounter): ServerShard {
+export function createServerShard(kubeConfig: KubeConfigLike, identity: string, ring: string, ranges: readonly ShardRange[], gained: readonly ShardRange[], field: ShardField, shardSelector: string, runs: RunCounter): ServerShard {
   const gainedSelector = { field, ranges: gained };
   return {
+    listWatch: (resource, config = {}) => listWatch(kubeConfig, resource, { ...config, shardSelector }),
     identity,
     ring,
     ranges,

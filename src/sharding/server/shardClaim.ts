@@ -3,9 +3,9 @@
  * member Lease, written with its renewals (so it costs no request of its own): the live members it
  * sees (its view) and the hash ranges it claims — those it works on, or is about to.
  */
-import { shardSpaceEnd, type ShardRange } from '../sources/shardSelector.js';
-import type { Lease } from '../coordination/lease.js';
-import { hash32 } from './hash32.js';
+import { shardSpaceEnd, type ShardRange } from '../../sources/shardSelector.js';
+import type { Lease } from '../../coordination/lease.js';
+import { hash32 } from '../hash32.js';
 
 /** The annotation on a member Lease. */
 export const claimAnnotation = 'sharding.rx-informer.dev/claim';

@@ -1,20 +1,20 @@
 import { defer, filter, ignoreElements, map, merge, mergeMap, Observable, share, Subject, switchMap, take, tap } from 'rxjs';
-import { KubeApiError } from '../errors.js';
-import { informer } from '../informer/informer.js';
-import { listWatch } from '../sources/listWatch.js';
-import type { KubeObject } from '../store/kubeObject.js';
-import { keepConnected } from '../controller/keepConnected.js';
-import type { Lease } from '../coordination/lease.js';
-import { collectDeadMembers } from './collectDeadMembers.js';
-import { reconcile } from '../controller/reconcile.js';
+import { KubeApiError } from '../../errors.js';
+import { informer } from '../../informer/informer.js';
+import { listWatch } from '../../sources/listWatch.js';
+import type { KubeObject } from '../../store/kubeObject.js';
+import { keepConnected } from '../../controller/keepConnected.js';
+import type { Lease } from '../../coordination/lease.js';
+import { collectDeadMembers } from '../collectDeadMembers.js';
+import { reconcile } from '../../controller/reconcile.js';
 import { hashRing, type HashRing } from './hashRing.js';
-import { liveMembers } from './liveMembers.js';
-import { ringLabel } from './shardLabels.js';
-import { resolveShardingConfig, type ResolvedShardingConfig, type ShardingConfig, type ShardingEvent } from './shardingConfig.js';
+import { liveMembers } from '../liveMembers.js';
+import { ringLabel } from '../ringLabel.js';
+import { resolveShardingConfig, type LabelShardingConfig, type ResolvedShardingConfig, type ShardingEvent } from '../shardingConfig.js';
 import { shardMove } from './shardMove.js';
 
 /**
- * The sharder of a ring: labels every primary object with the member that owns it on the
+ * The sharder of a ring in label mode: labels every primary object with the member that owns it on the
  * consistent-hash ring of the live members, and moves objects when members come and go. Run it on
  * one replica at a time — {@link sharded} runs it under leader election.
  *
@@ -41,11 +41,21 @@ import { shardMove } from './shardMove.js';
  * @param config the ring, its namespace, the primary resource, durations, clients.
  * @returns a cold Observable of the sharder's events (it never completes).
  */
-export function sharder(config: ShardingConfig): Observable<ShardingEvent> {
+export function labelSharder(config: LabelShardingConfig): Observable<ShardingEvent> {
+  return runSharder(resolveShardingConfig(config, 'labelSharder'));
+}
+
+/**
+ * The label sharder (see {@link labelSharder}).
+ *
+ * @deprecated Renamed {@link labelSharder}: `sharder` and `sharded` differed by one letter. Its
+ * option errors still name `sharder`.
+ */
+export function sharder(config: LabelShardingConfig): Observable<ShardingEvent> {
   return runSharder(resolveShardingConfig(config, 'sharder'));
 }
 
-/** @internal {@link sharder} on a resolved config. */
+/** @internal {@link labelSharder} on a resolved config. */
 export function runSharder(c: ResolvedShardingConfig): Observable<ShardingEvent> {
   const { apiVersion, kind } = c.resource;
   return defer(() => {

@@ -1,7 +1,7 @@
 /**
  * @internal The decision of one member of a server-side ring, as a pure function of what it sees:
  * the live members (their ring gives each its target ranges), the peers' claims, and its own
- * working ranges and claim. The runtime ({@link serverShardTerm}) carries it out.
+ * working ranges and claim. The handshake ({@link handshakeStep}) carries it out.
  *
  * The rules keep any hash from being worked on by two live members at once:
  * - a member gives up what is no longer its target first (stop, drain, then narrow its claim);
@@ -9,7 +9,7 @@
  *   view (so all targets are disjoint), and no live peer claims any of what it would gain — and
  *   then only after its wider claim is written and a fresh read shows no live peer claiming it.
  */
-import type { ShardRange } from '../sources/shardSelector.js';
+import type { ShardRange } from '../../sources/shardSelector.js';
 import { rangesOverlap, sameRanges, subtractRanges, intersectRanges } from './rangeSet.js';
 import type { ShardClaim } from './shardClaim.js';
 

@@ -1,12 +1,10 @@
 /**
- * The names sharding writes into the cluster, in one place: the label that marks a member Lease of
- * a ring, and the two labels on sharded objects (owner, drain). The layout follows
+ * The names label-mode sharding writes on the sharded objects, in one place: the owner label and
+ * the drain label (the member Leases' label is {@link ringLabel}). The layout follows
  * timebertt/kubernetes-controller-sharding's (`shard.<domain>/<ring>`, `drain.<domain>/<ring>`)
  * under this project's own domain.
  */
 
-/** The label of every member Lease of a ring; its value is the ring's name. */
-export const ringLabel = 'sharding.rx-informer.dev/ring';
 
 /** The label keys of one ring's objects. */
 export interface ShardLabels {
@@ -31,7 +29,7 @@ export function shardLabels(ring: string): ShardLabels {
   return { shard: `shard.sharding.rx-informer.dev/${ring}`, drain: `drain.sharding.rx-informer.dev/${ring}` };
 }
 
-/** The label selector of the objects `identity` owns in the ring of `labels`. */
-export function shardSelector(labels: ShardLabels, identity: string): string {
+/** The label selector of the objects `identity` owns in the ring of `labels` (a label selector: not a KEP-5866 `shardSelector`). */
+export function ownerLabelSelector(labels: ShardLabels, identity: string): string {
   return `${labels.shard}=${identity}`;
 }

@@ -3,7 +3,7 @@
  * cached to a merge patch. Every patch carries the object's resourceVersion, so a decision made on
  * a stale copy fails with 409 and is made again on the fresh one.
  */
-import type { KubeObject } from '../store/kubeObject.js';
+import type { KubeObject } from '../../store/kubeObject.js';
 import type { ShardLabels } from './shardLabels.js';
 
 /** A JSON merge patch of labels, guarded by the resourceVersion read. */

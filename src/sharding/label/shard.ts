@@ -1,10 +1,15 @@
-import { KubeApiError } from '../errors.js';
-import type { Frozen } from '../store/frozen.js';
-import type { KubeObject } from '../store/kubeObject.js';
-import { refCacheKey } from '../store/objectRef.js';
-import type { ControllerContext, Reconciler } from '../controller/reconcileObjects.js';
-import { shardSelector } from './shardLabels.js';
-import type { ResolvedShardingConfig } from './shardingConfig.js';
+import type { Observable } from 'rxjs';
+import type { ListWatchResource } from '../../client/listWatchResource.js';
+import { listWatch } from '../../sources/listWatch.js';
+import type { ListWatchConfig } from '../../sources/listWatchConfig.js';
+import type { RawEvent } from '../../sources/rawEvent.js';
+import { KubeApiError } from '../../errors.js';
+import type { Frozen } from '../../store/frozen.js';
+import type { KubeObject } from '../../store/kubeObject.js';
+import { refCacheKey } from '../../store/objectRef.js';
+import type { ControllerContext, Reconciler } from '../../controller/reconcileObjects.js';
+import { ownerLabelSelector } from './shardLabels.js';
+import type { ResolvedShardingConfig } from '../shardingConfig.js';
 import { releasePatch } from './shardMove.js';
 
 /**
@@ -22,6 +27,12 @@ export interface Shard {
   /** `{ labelSelector }`, to spread into a source's options (as {@link ServerShard.selector} is). */
   readonly selector: { readonly labelSelector: string };
   /**
+   * {@link listWatch} of `resource` with this member's `labelSelector` put in (after the one
+   * `config` gives, if any: both must match) and the ring's `kubeConfig`: the term's source, its
+   * selector not to be forgotten.
+   */
+  listWatch<T = KubeObject>(resource: ListWatchResource, config?: ListWatchConfig<T>): Observable<RawEvent<T>>;
+  /**
    * Wraps a reconciler of the primary objects for this term:
    * - an object carrying the drain label is let go — its labels are removed, once the queue has
    *   let every earlier run of it finish — instead of being reconciled;
@@ -35,11 +46,13 @@ export interface Shard {
 /** @internal The shard of one term. */
 export function createShard(c: ResolvedShardingConfig, identity: string): Shard {
   const { apiVersion, kind } = c.resource;
+  const labelSelector = ownerLabelSelector(c.labels, identity);
   return {
     identity,
     ring: c.ring,
-    labelSelector: shardSelector(c.labels, identity),
-    selector: { labelSelector: shardSelector(c.labels, identity) },
+    labelSelector,
+    selector: { labelSelector },
+    listWatch: (resource, config = {}) => listWatch(c.kubeConfig, resource, { ...config, labelSelector: config.labelSelector ? `${config.labelSelector},${labelSelector}` : labelSelector }),
     reconciler<T extends KubeObject>(reconcile: Reconciler<T>): Reconciler<T> {
       if (typeof reconcile !== 'function') throw new TypeError('[informer] Shard.reconciler: reconcile must be a function');
       const released = new Set<string>();

@@ -2,7 +2,7 @@
  * @internal Sets of hashes as sorted, disjoint, non-adjacent `[start, end)` ranges: what a member
  * of a server-side ring targets, claims and works on. Pure; every result is normalized.
  */
-import type { ShardRange } from '../sources/shardSelector.js';
+import type { ShardRange } from '../../sources/shardSelector.js';
 
 /** Sorted, overlapping and touching ranges merged, empty ones dropped. */
 export function normalizeRanges(ranges: Iterable<ShardRange>): ShardRange[] {

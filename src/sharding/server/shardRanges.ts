@@ -1,5 +1,5 @@
-import { shardSpaceEnd, type ShardRange } from '../sources/shardSelector.js';
-import { hash32 } from './hash32.js';
+import { shardSpaceEnd, type ShardRange } from '../../sources/shardSelector.js';
+import { hash32 } from '../hash32.js';
 import { normalizeRanges } from './rangeSet.js';
 
 /** Options of {@link shardRanges}. */

@@ -1,5 +1,5 @@
-import { describe, optionChecks } from '../options/optionChecks.js';
-import { hash32 } from './hash32.js';
+import { describe, optionChecks } from '../../options/optionChecks.js';
+import { hash32 } from '../hash32.js';
 
 /** Points on the ring per member unless told otherwise; the sharding config uses it too. */
 export const defaultVirtualNodes = 2_000;
