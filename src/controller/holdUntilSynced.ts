@@ -4,6 +4,7 @@ import type { KubeObject } from '../store/kubeObject.js';
 import { refCacheKey, type ObjectRef } from '../store/objectRef.js';
 import type { ControllerRequest } from './reconcileObjects.js';
 import { mergeReasons } from './reconcileReason.js';
+import { argumentError } from '../options/optionChecks.js';
 
 /** Options of {@link holdUntilSynced}. */
 export interface HoldUntilSyncedConfig {
@@ -47,9 +48,9 @@ export type SyncSource = Pick<Informer<KubeObject>, 'synced$' | 'whenSynced'>;
 export function holdUntilSynced<R extends ObjectRef | ControllerRequest = ObjectRef>(informers: readonly SyncSource[], config: HoldUntilSyncedConfig = {}): MonoTypeOperatorFunction<R> {
   const { timeoutMs = 120_000 } = config;
   if (!Array.isArray(informers) || informers.some((i) => !(i?.synced$ instanceof Observable) || typeof i.whenSynced !== 'function')) {
-    throw new TypeError('[informer] holdUntilSynced: expected an array of informers');
+    throw argumentError('holdUntilSynced', 'expected an array of informers');
   }
-  if (!(timeoutMs >= 0)) throw new TypeError(`[informer] holdUntilSynced: timeoutMs must be >= 0, got ${String(timeoutMs)}`);
+  if (!(timeoutMs >= 0)) throw argumentError('holdUntilSynced', `timeoutMs must be >= 0, got ${String(timeoutMs)}`);
   const waitMs = timeoutMs > 0 && Number.isFinite(timeoutMs) ? timeoutMs : undefined;
   return (source) =>
     new Observable<R>((subscriber) => {

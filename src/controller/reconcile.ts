@@ -9,7 +9,7 @@ import { workQueueStep } from './workQueueStep.js';
 import type { KeyState, QueueEffect, QueueInput, QueuePhase } from './workQueueState.js';
 import type { ReconcileResultLabel } from '../metrics/reconcileMetrics.js';
 import { operate } from '../operators/operate.js';
-import { describe } from '../options/optionChecks.js';
+import { describe, argumentError } from '../options/optionChecks.js';
 import { itemExponentialLimiter, maxOfLimiters, tokenBucketLimiter, type RateLimiter } from './rateLimiter.js';
 
 /**
@@ -156,7 +156,7 @@ export type RunFacts = {
  * @returns an operator from keys (or {@link ReconcileRequest}s) to {@link ReconcileOutcome}s.
  */
 export function reconcile(handler: ReconcileHandler, config: ReconcileConfig = {}): OperatorFunction<string | ReconcileRequest, ReconcileOutcome> {
-  if (typeof handler !== 'function') throw new TypeError('[informer] reconcile: handler must be a function');
+  if (typeof handler !== 'function') throw argumentError('reconcile', 'handler must be a function');
   const c = resolveReconcileConfig(config);
   const { scheduler, metrics, concurrency } = c;
 
@@ -281,7 +281,7 @@ export function reconcile(handler: ReconcileHandler, config: ReconcileConfig = {
         caughtUp?.unsubscribe();
         timers.clear();
         for (const { abort, subscription, timeout } of runs.values()) {
-          abort.abort(new Error('[informer] reconcile: unsubscribed'));
+          abort.abort(new Error('[reconcile] unsubscribed'));
           subscription?.unsubscribe();
           timeout?.unsubscribe();
         }
@@ -342,8 +342,8 @@ const triggered: readonly ReconcileReason[] = [{ type: 'trigger' }];
 
 function requestOf(item: string | ReconcileRequest): ReconcileRequest {
   if (typeof item === 'string') return { key: item };
-  if (item === null || typeof item !== 'object' || typeof item.key !== 'string') throw new TypeError(`[informer] reconcile: expected a key or { key, priority?, reasons? }, got ${describe(item)}`);
-  if (item.priority !== undefined && !Number.isInteger(item.priority)) throw new TypeError(`[informer] reconcile: the priority of ${item.key} must be an integer, got ${describe(item.priority)}`);
+  if (item === null || typeof item !== 'object' || typeof item.key !== 'string') throw argumentError('reconcile', `expected a key or { key, priority?, reasons? }, got ${describe(item)}`);
+  if (item.priority !== undefined && !Number.isInteger(item.priority)) throw argumentError('reconcile', `the priority of ${item.key} must be an integer, got ${describe(item.priority)}`);
   return item;
 }
 
@@ -362,7 +362,7 @@ function outcomeOf(key: string, decision: AfterRun, retryAfterMs: number, retrie
 }
 
 function timeoutError(key: string, timeoutMs: number): ControllerError {
-  return new ControllerError('timeout', `[informer] reconcile: the run of ${key} took longer than ${timeoutMs} ms; aborted`, { key });
+  return new ControllerError('timeout', `the run of ${key} took longer than ${timeoutMs} ms; aborted`, { key });
 }
 
 function resultLabel(decision: AfterRun): ReconcileResultLabel {

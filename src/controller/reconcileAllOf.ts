@@ -2,6 +2,7 @@ import { mergeMap, type OperatorFunction } from 'rxjs';
 import type { KubeObject } from '../store/kubeObject.js';
 import type { Snapshot } from '../store/snapshot.js';
 import { refOfCacheKey, type ObjectRef } from '../store/objectRef.js';
+import { argumentError } from '../options/optionChecks.js';
 
 /**
  * Turns every emission of a trigger into a ref for each object the informer holds at that moment
@@ -18,6 +19,6 @@ import { refOfCacheKey, type ObjectRef } from '../store/objectRef.js';
  * @returns an operator from trigger values to refs.
  */
 export function reconcileAllOf(informer: { readonly snapshot: Snapshot<KubeObject> }): OperatorFunction<unknown, ObjectRef> {
-  if (informer === null || typeof informer !== 'object' || !('snapshot' in informer)) throw new TypeError('[informer] reconcileAllOf: expected an informer');
+  if (informer === null || typeof informer !== 'object' || !('snapshot' in informer)) throw argumentError('reconcileAllOf', 'expected an informer');
   return mergeMap(() => [...informer.snapshot.keys()].map(refOfCacheKey));
 }

@@ -5,6 +5,7 @@ import type { Snapshot } from '../store/snapshot.js';
 import { refCacheKey, refOfCacheKey, type ObjectRef } from '../store/objectRef.js';
 import { reconcile, type ReconcileConfig, type ReconcileOutcome, type ReconcileRequest, type ReconcileResult } from './reconcile.js';
 import type { ReconcileReason } from './reconcileReason.js';
+import { argumentError } from '../options/optionChecks.js';
 
 /**
  * What a reconciler returns (kube-rs's `Action`, controller-runtime's `Result`): nothing to wait
@@ -81,10 +82,10 @@ export function reconcileObjects<T extends KubeObject>(
   reconciler: Reconciler<T>,
   config: ReconcileObjectsConfig<T> = {},
 ): OperatorFunction<ObjectRef | ControllerRequest, ControllerOutcome> {
-  if (primary === null || typeof primary !== 'object' || !('snapshot' in primary)) throw new TypeError('[informer] reconcileObjects: expected the primary informer');
-  if (typeof reconciler !== 'function') throw new TypeError('[informer] reconcileObjects: reconciler must be a function');
+  if (primary === null || typeof primary !== 'object' || !('snapshot' in primary)) throw argumentError('reconcileObjects', 'expected the primary informer');
+  if (typeof reconciler !== 'function') throw argumentError('reconcileObjects', 'reconciler must be a function');
   const { errorPolicy, kind, ...queueConfig } = config;
-  if (errorPolicy !== undefined && typeof errorPolicy !== 'function') throw new TypeError('[informer] reconcileObjects: errorPolicy must be a function');
+  if (errorPolicy !== undefined && typeof errorPolicy !== 'function') throw argumentError('reconcileObjects', 'errorPolicy must be a function');
   const refOf = (key: string): ObjectRef => ({ ...refOfCacheKey(key), ...(kind ? { kind: kind.kind, apiVersion: kind.apiVersion } : {}) });
   const retryDelay = errorPolicy && ((error: unknown, key: string, retries: number) => {
     const action = errorPolicy(error, primary.snapshot.get(key), { ref: refOf(key), retries });

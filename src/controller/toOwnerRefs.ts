@@ -4,6 +4,7 @@ import type { KubeObject } from '../store/kubeObject.js';
 import type { Notification } from '../store/notification.js';
 import type { ObjectRef } from '../store/objectRef.js';
 import { ownerRefsOf, type OwnerMatch } from '../store/ownerReferences.js';
+import { argumentError } from '../options/optionChecks.js';
 
 /** The owner kind {@link toOwnerRefs} maps to: its `apiVersion` (only the group is compared) and `kind`. */
 export interface OwnerType {
@@ -37,8 +38,8 @@ export interface ToOwnerRefsConfig {
  */
 export function toOwnerRefs(owner: OwnerType, config: ToOwnerRefsConfig = {}): OperatorFunction<Notification<KubeObject>, ObjectRef> {
   const { match = 'controller' } = config;
-  if (typeof owner?.apiVersion !== 'string' || typeof owner.kind !== 'string' || owner.kind === '') throw new TypeError('[informer] toOwnerRefs: the owner type needs apiVersion and kind');
-  if (match !== 'controller' && match !== 'any') throw new TypeError(`[informer] toOwnerRefs: match must be 'controller' or 'any', got ${String(match)}`);
+  if (typeof owner?.apiVersion !== 'string' || typeof owner.kind !== 'string' || owner.kind === '') throw argumentError('toOwnerRefs', 'the owner type needs apiVersion and kind');
+  if (match !== 'controller' && match !== 'any') throw argumentError('toOwnerRefs', `match must be 'controller' or 'any', got ${String(match)}`);
   return mergeMap((change) => ownerRefsOfChange(change, owner, match));
 }
 

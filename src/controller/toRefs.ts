@@ -3,6 +3,7 @@ import { mergeMap, type OperatorFunction } from 'rxjs';
 import { isTombstone } from '../store/delta.js';
 import type { Notification } from '../store/notification.js';
 import type { ObjectRef } from '../store/objectRef.js';
+import { argumentError } from '../options/optionChecks.js';
 
 /**
  * Maps notifications of a related collection to refs of the objects to reconcile, through your
@@ -22,7 +23,7 @@ import type { ObjectRef } from '../store/objectRef.js';
  * @returns an operator from notifications to refs.
  */
 export function toRefs<C>(mapper: (object: Frozen<C>) => readonly ObjectRef[]): OperatorFunction<Notification<C>, ObjectRef> {
-  if (typeof mapper !== 'function') throw new TypeError('[informer] toRefs: mapper must be a function');
+  if (typeof mapper !== 'function') throw argumentError('toRefs', 'mapper must be a function');
   return mergeMap((change) => refsOfChange(change, mapper));
 }
 

@@ -8,7 +8,7 @@ import type { InformerMetrics, ReconcileOutcomeReading } from '../metrics/inform
 import type { LatencyObjective, LatencyObjectiveStatus } from '../metrics/latencyObjective.js';
 import { crdGatedSources } from './crdGatedSources.js';
 import { factoryInformer, type FactoryContext, type FactoryEntry } from './factoryInformer.js';
-import { optionChecks } from '../options/optionChecks.js';
+import { optionChecks, argumentError } from '../options/optionChecks.js';
 import { checkKubeConfig } from '../client/checkKubeConfig.js';
 import type { ListWatchConfig } from '../sources/listWatchConfig.js';
 import type { ListWatchResource } from '../client/listWatchResource.js';
@@ -162,7 +162,7 @@ export function informerFactory(kubeConfig: KubeConfig, defaults: InformerFactor
 
   return {
     informer<T extends KubeObject = KubeObject>(resource: ListWatchResource, options: SharedInformerOptions<T> = {}): SharedInformer<T> {
-      if (abort.signal.aborted) throw new TypeError('[informer] informerFactory: used after dispose()');
+      if (abort.signal.aborted) throw argumentError('informerFactory', 'used after dispose()');
       const merged = { ...defaults, ...options } as SharedInformerOptions<T>;
       optionChecks('informerFactory', merged).oneOf('lifetime', merged.lifetime, ['factory', 'held']);
       const scope = keys.scope(resource, merged);
@@ -172,7 +172,7 @@ export function informerFactory(kubeConfig: KubeConfig, defaults: InformerFactor
         const { shared } = existing;
         const missing = Object.keys(merged.indexers ?? {}).filter((index) => !shared.snapshot.indexNames.includes(index));
         if (missing.length > 0) {
-          throw new TypeError(`[informer] informerFactory: the shared informer for ${shared.name} was created without the index(es) ${missing.join(', ')}; give every indexer in its first request`);
+          throw argumentError('informerFactory', `the shared informer for ${shared.name} was created without the index(es) ${missing.join(', ')}; give every indexer in its first request`);
         }
         const conflict = conflictingOptions(shared.name, existing.options, options);
         if (conflict !== undefined) throw conflict;
@@ -204,7 +204,7 @@ export function informerFactory(kubeConfig: KubeConfig, defaults: InformerFactor
       await Promise.all(made.map((entry) => entry.shared.whenSynced(options)));
     },
     dispose() {
-      abort.abort(new Error('[informer] informerFactory disposed'));
+      abort.abort(new Error('[informerFactory] disposed'));
       for (const subscription of running.splice(0)) subscription.unsubscribe();
       byKey.clear();
       made.length = 0;

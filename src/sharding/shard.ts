@@ -6,6 +6,7 @@ import type { ControllerContext, Reconciler } from '../controller/reconcileObjec
 import { shardSelector } from './shardLabels.js';
 import type { ResolvedShardingConfig } from './shardingConfig.js';
 import { releasePatch } from './shardMove.js';
+import { argumentError } from '../options/optionChecks.js';
 
 /**
  * One membership term of this replica in a ring: who it is, which objects are its own, and the
@@ -41,7 +42,7 @@ export function createShard(c: ResolvedShardingConfig, identity: string): Shard 
     labelSelector: shardSelector(c.labels, identity),
     selector: { labelSelector: shardSelector(c.labels, identity) },
     reconciler<T extends KubeObject>(reconcile: Reconciler<T>): Reconciler<T> {
-      if (typeof reconcile !== 'function') throw new TypeError('[informer] Shard.reconciler: reconcile must be a function');
+      if (typeof reconcile !== 'function') throw argumentError('Shard.reconciler', 'reconcile must be a function');
       const released = new Set<string>();
       const draining = (object: KubeObject): boolean => object.metadata?.labels?.[c.labels.drain] !== undefined;
       const release = async (object: Frozen<T>, key: string, context: ControllerContext<T>): Promise<undefined> => {

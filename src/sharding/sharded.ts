@@ -10,6 +10,7 @@ import { createShard, type Shard } from './shard.js';
 import { runSharder } from './sharder.js';
 import { ringLabel } from './shardLabels.js';
 import { resolveShardingConfig, type ResolvedShardingConfig, type ShardingConfig } from './shardingConfig.js';
+import { argumentError } from '../options/optionChecks.js';
 
 /**
  * Runs one replica of a sharded controller: N replicas share the primary objects of one kind, each
@@ -70,7 +71,7 @@ export function sharded<T>(config: ShardingConfig & { readonly mode?: 'label' },
 export function sharded<T>(config: ShardingConfig & { readonly mode: 'server' }, work: (shard: ServerShard) => Observable<T>): Observable<T>;
 export function sharded<T>(config: ShardingConfig, work: ((shard: Shard) => Observable<T>) | ((shard: ServerShard) => Observable<T>)): Observable<T> {
   const c = resolveShardingConfig(config, 'sharded');
-  if (typeof work !== 'function') throw new TypeError('[informer] sharded: work must be a function (shard) => Observable');
+  if (typeof work !== 'function') throw argumentError('sharded', 'work must be a function (shard) => Observable');
   if (c.mode === 'server') return serverMemberTerms(c, work as (shard: ServerShard) => Observable<T>);
   return new Observable<T>((subscriber) => {
     const sharder = sharderWhileLeading(c).subscribe({ error: (error: unknown) => subscriber.error(error) });
