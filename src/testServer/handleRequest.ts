@@ -112,7 +112,7 @@ async function serveResource(ctx: ServerContext, route: ResourceRoute, url: URL,
   }
   const metadataOnly = representation === 'metadata';
   const one = (stored: StoredObject, status = 200): void => {
-    if (representation === 'table') return sendJson(res, status, JSON.stringify(tableOf([stored], String(stored.rv), undefined, url.searchParams.get('includeObject'), true)), tableType);
+    if (representation === 'table') return sendJson(res, status, JSON.stringify(tableOf(collection.resource.kind, [stored], String(stored.rv), undefined, url.searchParams.get('includeObject'), true)), tableType);
     sendJson(res, status, metadataOnly ? metadataJsonOf(stored) : jsonOf(stored), metadataOnly ? metadataType : undefined);
   };
   switch (route.verb) {

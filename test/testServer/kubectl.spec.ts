@@ -60,7 +60,24 @@ test('kubectl get configmaps -o json lists what the server holds', async (t) => 
     const all = JSON.parse((await k.run('get', 'configmaps', '--all-namespaces', '-o', 'json', '-l', 'app=x')).stdout);
     t.deepEqual(all.items.map((i: any) => i.metadata.name), ['one']);
     const table = (await k.run('get', 'configmaps', '-n', 'other')).stdout;
-    t.regex(table, /^NAME\s+AGE\nthree\s+\d+s\n$/);
+    t.regex(table, /^NAME\s+DATA\s+AGE\nthree\s+1\s+\d+s\n$/);
+  });
+});
+
+test('kubectl get pods -A prints the columns kube-apiserver gives pods: NAMESPACE NAME READY STATUS RESTARTS AGE', async (t) => {
+  // Issue 43: the server's Tables had Name and Age only, for every kind.
+  await withKubectl(async (k) => {
+    const container = (name: string) => ({ name, image: 'nginx' });
+    k.server.create('pods', { metadata: { name: 'web-1', namespace: 'web' }, spec: { nodeName: 'node-a', containers: [container('app'), container('sidecar')] },
+      status: { phase: 'Running', podIP: '10.0.0.5', containerStatuses: [{ name: 'app', ready: true, restartCount: 2 }, { name: 'sidecar', ready: false, restartCount: 1 }] } });
+    k.server.create('pods', { metadata: { name: 'job-1', namespace: 'batch' }, spec: { containers: [container('app')] },
+      status: { phase: 'Pending', containerStatuses: [{ name: 'app', ready: false, restartCount: 0, state: { waiting: { reason: 'ImagePullBackOff' } } }] } });
+    const lines = (await k.run('get', 'pods', '-A')).stdout.trimEnd().split('\n').map((line) => line.trim().split(/\s+/));
+    t.deepEqual(lines[0], ['NAMESPACE', 'NAME', 'READY', 'STATUS', 'RESTARTS', 'AGE']);
+    t.deepEqual(lines.slice(1).map((cells) => cells.slice(0, 5)), [['batch', 'job-1', '0/1', 'ImagePullBackOff', '0'], ['web', 'web-1', '1/2', 'Running', '3']]);
+    const wide = (await k.run('get', 'pods', '-n', 'web', '-o', 'wide')).stdout.split('\n').map((line) => line.trim().split(/\s+/));
+    t.deepEqual(wide[0], ['NAME', 'READY', 'STATUS', 'RESTARTS', 'AGE', 'IP', 'NODE']);
+    t.deepEqual([wide[1]![5], wide[1]![6]], ['10.0.0.5', 'node-a']);
   });
 });
 
