@@ -3,7 +3,7 @@ import { configMap, fakeListWatch } from 'rx-informer/testing';
 
 const api = fakeListWatch([configMap('a', { namespace: 'demo' }), configMap('b', { namespace: 'demo' })]);
 const configMaps = informer(api.events$);
-const changes = configMaps.changes$.subscribe((change) => console.log(change.type, change.key));
+const changes = configMaps.changes$.subscribe({ next: (change) => console.log(change.type, change.key), error: console.error }); // errors if the source fails for good
 const connection = configMaps.connect(); // runs the List+Watch (and keeps the cache) until unsubscribed
 const synced = await configMaps.whenSynced({ timeoutMs: 10_000 });
 console.log(`synced: ${synced.size} objects at resourceVersion ${synced.resourceVersion}`);

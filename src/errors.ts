@@ -1,7 +1,8 @@
 /**
  * Every error rx-informer throws or reports, in one catalogue. The informer's messages start with
  * `[informer]`; the controller toolkit's (a {@link ControllerError}, a {@link KubeApiError} of its
- * reads and writes) name the object or request instead;
+ * reads and writes) name the object or request instead; a bad argument's `TypeError` names the
+ * part that refused it (`[leaderElection] renewDeadlineMs must be …`, `[resourceClient] …`);
  * `name` is the class name; `cause` keeps what went wrong underneath. Where failures differ only in
  * what happened, one class carries a `reason` (as kube-rs has one `watcher::Error`), so a user
  * writes `error instanceof TransportError && error.reason === 'stalled'`.
@@ -56,6 +57,8 @@ export interface KubeApiErrorInit {
   readonly status?: KubeStatus | undefined;
   /** From `Retry-After` or `Status.details.retryAfterSeconds`. */
   readonly retryAfterSeconds?: number | undefined;
+  /** The same request can never succeed, whatever its status code says (discovery of a kind no CRD can add). */
+  readonly cannotSucceed?: boolean | undefined;
 }
 
 const reasonText: Readonly<Record<number, string>> = {
@@ -72,6 +75,9 @@ const reasonText: Readonly<Record<number, string>> = {
   503: 'service unavailable',
   504: 'timeout',
 };
+
+/** The {@link KubeApiError}s made with `cannotSucceed` (kept aside, so a copy of an error stays a plain one). */
+const cannotSucceed = new WeakSet<Error>();
 
 /** The requests of the informer's own sources; their errors carry its `[informer]` prefix. */
 const informerVerbs: ReadonlySet<string> = new Set(['list', 'watch', 'discover']);
@@ -106,15 +112,18 @@ export class KubeApiError extends Error {
     this.reason = typeof init.status?.reason === 'string' && init.status.reason !== '' ? init.status.reason : undefined;
     this.status = init.status;
     this.retryAfterSeconds = init.retryAfterSeconds ?? init.status?.details?.retryAfterSeconds;
+    if (init.cannotSucceed === true) cannotSucceed.add(this);
   }
 
   /**
    * 400 or 422: the server refused the request itself (a selector that does not parse, bad list
-   * options), so the same request can never succeed. A source fails fast on it (unless
-   * `fatalErrors: 'never'`), and so does the CLI.
+   * options), so the same request can never succeed; and discovery of a kind that a group version
+   * the server serves lacks, in a group no CustomResourceDefinition can use (the core group, `apps`,
+   * `batch`: a CRD's group has a dot). A source fails fast on it (unless `fatalErrors: 'never'`),
+   * and so does the CLI.
    */
   get invalidRequest(): boolean {
-    return this.code === 400 || this.code === 422;
+    return this.code === 400 || this.code === 422 || cannotSucceed.has(this);
   }
 }
 

@@ -1,10 +1,12 @@
 import test from 'ava';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { createTestApiServer } from '../src/testServer/index.js';
 import { stripTypesImport } from './helpers/stripTypesImport.js';
+import { until } from './helpers/until.js';
 
 const root = new URL('../', import.meta.url);
 
@@ -64,6 +66,83 @@ test('the README kubeconfig example watches ConfigMaps from the server $KUBECONF
     const readme = await readFile(new URL('README.md', root), 'utf8');
     const block = /<!-- kubeconfig-example:[^\n]*-->\n```ts\n([\s\S]*?)```/.exec(readme)?.[1];
     t.is(block, await readFile(new URL('examples/watchConfigMaps.ts', root), 'utf8'), 'README shows the example as it is');
+  } finally {
+    await server.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+/** Runs an example to its exit: its exit code, stdout lines and stderr. */
+function runToExit(file: string, env: Record<string, string>, onLine: (line: string) => void = () => undefined) {
+  const child = spawn(process.execPath, [stripTypesImport, file], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  started.add(child);
+  const lines: string[] = [];
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  child.stdout.on('data', (chunk: Buffer) => {
+    for (const line of chunk.toString().split('\n').filter(Boolean)) {
+      lines.push(line);
+      onLine(line);
+    }
+  });
+  return new Promise<{ code: number | null; lines: string[]; stderr: string }>((resolve) => child.on('exit', (code) => resolve({ code, lines, stderr })));
+}
+
+test('the README kubeconfig example, under a source that fails for good, says FAILED and exits 1 without crashing (before or after its sync)', async (t) => {
+  // Issue 43: its changes$ subscriber had no error callback, so the failure went to RxJS's
+  // reportUnhandledError, thrown from a timer: a stack trace and exit 1 from inside rxjs.
+  const server = await createTestApiServer();
+  const dir = await mkdtemp(join(tmpdir(), 'rx-informer-example-'));
+  try {
+    server.create('configmaps', { metadata: { name: 'a', namespace: 'default' } });
+    const kubeconfig = join(dir, 'config');
+    await server.writeKubeConfig(kubeconfig);
+    const rejected = 'unable to parse requirement: unbalanced "("';
+    // Before the sync: every LIST is a 400 (a request that can never succeed).
+    server.failNext({ status: 400, verbs: ['list'], count: Infinity, message: rejected });
+    const before = await runToExit('examples/watchConfigMaps.ts', { KUBECONFIG: kubeconfig });
+    server.clearFaults();
+    // After the sync: the watch expires (410), and the relist it needs is a 400 for good.
+    const after = await runToExit('examples/watchConfigMaps.ts', { KUBECONFIG: kubeconfig }, (line) => {
+      if (line !== 'synced: 1 ConfigMaps') return;
+      server.failNext({ status: 400, verbs: ['list'], count: Infinity, message: rejected });
+      // Its watch opens just after the sync: expire it once it is there.
+      const expire = setInterval(() => server.failWatches({ status: 410 }) > 0 && clearInterval(expire), 10);
+    });
+    for (const [when, run] of [['before the sync', before], ['after the sync', after]] as const) {
+      t.is(run.code, 1, `${when}: ${run.stderr}`);
+      t.true(run.stderr.split('\n').some((line) => line.startsWith('FAILED ') && line.includes(rejected)), `${when}: ${run.stderr}`);
+      t.notRegex(run.stderr, /reportUnhandledError|^\s+at /m, `${when}: no stack trace`);
+    }
+    t.deepEqual(after.lines, ['add default/a', 'synced: 1 ConfigMaps']);
+  } finally {
+    await server.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('the README leader-election example, on SIGINT, unsubscribes, releases its Lease and exits 0', async (t) => {
+  // Issue 43: it set releaseOnCancel but never unsubscribed, so Ctrl-C left the Lease held (the next
+  // leader took over 16.3 s later). The block is run as the README shows it.
+  const readme = await readFile(new URL('README.md', root), 'utf8');
+  const block = /^\*\*Leader election: one replica works[\s\S]*?```ts\n([\s\S]*?)```/m.exec(readme)?.[1];
+  t.truthy(block);
+  const server = await createTestApiServer();
+  const dir = await mkdtemp(join(tmpdir(), 'rx-informer-election-'));
+  try {
+    const kubeconfig = join(dir, 'config');
+    await server.writeKubeConfig(kubeconfig);
+    const file = fileURLToPath(new URL('.readme-leader-election.ts', root));
+    await writeFile(file, block!);
+    t.teardown(() => rm(file, { force: true }));
+    const child = spawn(process.execPath, [stripTypesImport, file], { cwd: root, env: { ...process.env, KUBECONFIG: kubeconfig }, stdio: ['ignore', 'pipe', 'pipe'] });
+    started.add(child);
+    const exited = new Promise<string>((resolve) => child.on('exit', (code, signal) => resolve(`${code} ${signal}`)));
+    const holder = () => (server.get('leases.coordination.k8s.io', 'demo', 'my-controller') as { spec?: { holderIdentity?: string } } | undefined)?.spec?.holderIdentity;
+    await until(() => (holder() ?? '') !== '', 'the example to lead', 40_000);
+    child.kill('SIGINT');
+    t.is(await exited, '0 null');
+    t.is(holder(), '', 'the Lease is released');
   } finally {
     await server.close();
     await rm(dir, { recursive: true, force: true });

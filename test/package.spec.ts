@@ -171,6 +171,42 @@ test('TypeScript projects type-check against the packed types, from ESM and from
   await t.notThrowsAsync(tsc.catch((error: { stdout?: string }) => Promise.reject(new Error(error.stdout))));
 });
 
+test('the packed declarations compile in a strict project with skipLibCheck false; client-node\'s own types then need @types/ws', async (t) => {
+  // Every entry point's declarations, checked as a strict user's project checks them. Under
+  // skipLibCheck true (the test above) a declaration that names something stripInternal removed
+  // went unseen: httpListerWatcher.d.ts re-exported the @internal CollectionHooks (TS2305).
+  const { project: dir } = await project();
+  await mkdir(join(dir, 'strict'), { recursive: true });
+  await writeFile(
+    join(dir, 'strict/tsconfig.json'),
+    JSON.stringify({ compilerOptions: { module: 'nodenext', target: 'es2023', strict: true, noEmit: true, skipLibCheck: false, types: [] }, include: ['consumer.ts'] }),
+  );
+  await writeFile(
+    join(dir, 'strict/consumer.ts'),
+    `import type { V1ConfigMap } from '@kubernetes/client-node';
+     import * as main from 'rx-informer';
+     import * as testing from 'rx-informer/testing';
+     import * as testServer from 'rx-informer/test-server';
+     import * as prometheus from 'rx-informer/prometheus';
+     import * as controllers from 'rx-informer/controller';
+     export const maps = main.informer<main.Json<V1ConfigMap>>(testing.fakeListWatch([testing.configMap('a')]).events$);
+     export { main, testing, testServer, prometheus, controllers };
+    `,
+  );
+  const diagnostics = await exec(node, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(dir, 'strict'), '--pretty', 'false'], { cwd: dir, timeout: 120_000 }).then(
+    () => [],
+    (error: { stdout?: string }) => (error.stdout ?? '').split('\n').filter((line) => /error TS\d+/.test(line)),
+  );
+  // Nothing in rx-informer's declarations; the one thing a user must add is @types/ws, which
+  // client-node's isomorphic-ws declarations import (the README's Install section says so). When client-node
+  // stops needing it, this list becomes empty and the docs' sentence goes.
+  t.deepEqual(diagnostics.filter((line) => line.includes('rx-informer/')), []);
+  t.deepEqual(
+    diagnostics.map((line) => line.replace(/^.*?node_modules\//, '')),
+    ["isomorphic-ws/index.d.ts(6,28): error TS7016: Could not find a declaration file for module 'ws'. '" + join(root, 'node_modules/ws/index.js') + "' implicitly has an 'any' type."],
+  );
+});
+
 test('source maps carry their sources, so stack traces and debuggers reach the TypeScript', async (t) => {
   const { pkg } = await project();
   const maps: string[] = [];

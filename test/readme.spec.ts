@@ -3,6 +3,7 @@ import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { stripTypesImport } from './helpers/stripTypesImport.js';
+import ts from 'typescript';
 import { markdownTsBlocks, typeCheckSnippets } from './helpers/typeCheckSnippets.js';
 
 const run = promisify(execFile);
@@ -62,4 +63,37 @@ test('the snippet check can fail: an undefined name, a missing import and a scri
   t.true(problems.some((p) => p.startsWith('undefined-name:2: ') && p.includes("'source$'")), problems.join('\n'));
   t.true(problems.some((p) => p.startsWith('no-import: imports nothing')), problems.join('\n'));
   t.true(problems.some((p) => p.startsWith('no-import:2: ') && p.includes("'map'")), problems.join('\n'));
+});
+
+/**
+ * The `subscribe` calls of a snippet that would leave an error unhandled: any but those on a stream
+ * that never errors (`status$`, `objective$`) must pass an observer with `error`. RxJS throws an
+ * unhandled error out of a timer, which ends a Node process (issue 43: a README example exited 1
+ * when its source failed for good).
+ */
+function unhandledSubscribes(name: string, code: string): string[] {
+  const source = ts.createSourceFile(`${name}.ts`, code, ts.ScriptTarget.Latest, true);
+  const found: string[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && node.expression.name.text === 'subscribe') {
+      const receiver = node.expression.expression.getText(source);
+      const neverErrors = /\.(status|objective)\$$/.test(receiver);
+      const observer = node.arguments[0];
+      const handles = observer !== undefined && ts.isObjectLiteralExpression(observer) && observer.properties.some((p) => p.name?.getText(source) === 'error');
+      if (!neverErrors && !handles) found.push(`${name}:${source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1}: ${node.getText(source).split('\n').at(-1)!.trim()}`);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+test('every README example that subscribes to a stream that can error handles the error (copying one cannot crash the process)', async (t) => {
+  const readme = await readFile(new URL('README.md', root), 'utf8');
+  t.deepEqual(markdownTsBlocks('README.md', readme).flatMap((block) => unhandledSubscribes(block.name, block.code)), []);
+  // The check can fail.
+  t.deepEqual(unhandledSubscribes('x', 'a.changes$.subscribe((c) => c);\na.status$.subscribe(() => 1);\nb.subscribe({ next: () => 1, error: () => 2 });\nc.pipe().subscribe();'), [
+    'x:1: a.changes$.subscribe((c) => c)',
+    'x:4: c.pipe().subscribe()',
+  ]);
 });

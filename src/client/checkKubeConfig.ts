@@ -1,5 +1,6 @@
 import type { KubeConfigLike } from './kubeConfigLike.js';
 import { checkNodeVersion } from './nodeFloor.js';
+import { argumentError } from '../options/optionChecks.js';
 
 /**
  * Checked by every function that takes a KubeConfig, at the call.
@@ -10,6 +11,6 @@ import { checkNodeVersion } from './nodeFloor.js';
 export function checkKubeConfig(kubeConfig: KubeConfigLike): void {
   checkNodeVersion('rx-informer', 'to talk to an API server');
   if (kubeConfig === null || typeof kubeConfig !== 'object' || typeof kubeConfig.applyToHTTPSOptions !== 'function') {
-    throw new TypeError('[informer] kubeConfig must be a @kubernetes/client-node KubeConfig');
+    throw argumentError('kubeConfig', 'kubeConfig must be a @kubernetes/client-node KubeConfig');
   }
 }

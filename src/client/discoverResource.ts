@@ -5,6 +5,7 @@ import { httpGet } from './httpGet.js';
 import { readJson } from './readJson.js';
 import type { HttpTransport } from './httpTransport.js';
 import { kubeConfigTransport } from './kubeConfigTransport.js';
+import { argumentError } from '../options/optionChecks.js';
 
 /** A resource as API discovery describes it: enough to list, watch and show it. */
 export interface DiscoveredResource {
@@ -58,7 +59,7 @@ interface ApiResource {
  */
 export function discoverResource(kubeConfig: KubeConfigLike, resource: string): Observable<DiscoveredResource> {
   const transport = kubeConfigTransport(kubeConfig);
-  if (typeof resource !== 'string' || resource.trim() === '') throw new TypeError('[informer] discoverResource: resource must be a non-empty string');
+  if (typeof resource !== 'string' || resource.trim() === '') throw argumentError('discoverResource', 'resource must be a non-empty string');
   return defer(() => {
     return search(transport, splitResourceText(resource)).pipe(
       switchMap((found) => (found !== undefined ? of(found) : throwError(() => notFound(resource, `the server doesn't have a resource type ${JSON.stringify(resource)}`)))),
@@ -76,7 +77,8 @@ export function discoverKind(transport: HttpTransport, apiVersion: string, kind:
   return resourcesOf(transport, group, version).pipe(
     map((resources) => {
       const found = resources?.find((r) => r.kind === kind);
-      if (found === undefined) throw notFound(`${kind} in ${apiVersion}`, `the server has no resource of kind ${kind} in ${apiVersion}`);
+      // A group version the server serves, in a group without a dot: no CRD can add the kind later.
+      if (found === undefined) throw notFound(`${kind} in ${apiVersion}`, `the server has no resource of kind ${kind} in ${apiVersion}`, resources !== undefined && !group.includes('.'));
       return describe(found, group, version);
     }),
   );
@@ -171,6 +173,6 @@ function getJson(transport: HttpTransport, path: string, required = false): Obse
   );
 }
 
-function notFound(resource: string, message: string): KubeApiError {
-  return new KubeApiError({ verb: 'discover', resource, code: 404, status: { kind: 'Status', reason: 'NotFound', message } });
+function notFound(resource: string, message: string, cannotSucceed = false): KubeApiError {
+  return new KubeApiError({ verb: 'discover', resource, code: 404, status: { kind: 'Status', reason: 'NotFound', message }, cannotSucceed });
 }

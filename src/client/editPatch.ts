@@ -1,6 +1,7 @@
 import { enablePatches, produceWithPatches, type Draft, type Patch } from 'immer';
 import { ControllerError } from '../errors.js';
 import type { KubeObject } from '../store/kubeObject.js';
+import { argumentError } from '../options/optionChecks.js';
 
 /** One RFC 6902 JSON Patch operation, as the API server takes them (`application/json-patch+json`). */
 export type JsonPatchOperation =
@@ -68,7 +69,7 @@ export interface EditPatch<T> {
  */
 export function editPatch<T extends KubeObject>(base: T, recipe: (draft: Draft<T>) => void, config: EditPatchConfig = {}): EditPatch<T> {
   const { optimisticLock = true, within } = config;
-  if (typeof recipe !== 'function') throw new TypeError('[informer] editPatch: recipe must be a function');
+  if (typeof recipe !== 'function') throw argumentError('editPatch', 'recipe must be a function');
   enablePatches();
   const [next, patches] = produceWithPatches(base, recipe as (draft: Draft<T>) => void);
   const changes = patches.flatMap((patch) => toOperations(base, patch));
@@ -80,7 +81,7 @@ export function editPatch<T extends KubeObject>(base: T, recipe: (draft: Draft<T
   }
   if (optimisticLock) {
     const rv = base.metadata?.resourceVersion;
-    if (typeof rv !== 'string' || rv === '') throw new TypeError('[informer] editPatch: the object has no metadata.resourceVersion to lock on; pass optimisticLock: false to send the patch without it');
+    if (typeof rv !== 'string' || rv === '') throw argumentError('editPatch', 'the object has no metadata.resourceVersion to lock on; pass optimisticLock: false to send the patch without it');
     return { object: next as T, operations: [{ op: 'test', path: '/metadata/resourceVersion', value: rv }, ...changes] };
   }
   return { object: next as T, operations: [...arrayGuards(base, changes), ...changes] };

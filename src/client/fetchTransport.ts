@@ -1,4 +1,5 @@
 import { credentialsFailure, type HttpTransport, type TransportResponse } from './httpTransport.js';
+import { argumentError } from '../options/optionChecks.js';
 
 /**
  * Where a fetch transport sends its requests and how it authenticates: what a browser has instead
@@ -30,13 +31,13 @@ export interface FetchTransportConfig {
  * @throws {TypeError} when `baseUrl` is not a URL (relative ones need a page to resolve against) or no `fetch` exists.
  */
 export function fetchTransport(config: FetchTransportConfig): HttpTransport {
-  if (config === null || typeof config !== 'object') throw new TypeError('[informer] fetchTransport: config must be an object with a baseUrl');
+  if (config === null || typeof config !== 'object') throw argumentError('fetchTransport', 'config must be an object with a baseUrl');
   const base = resolveBase(config.baseUrl);
   const send = config.fetch ?? globalThis.fetch;
-  if (typeof send !== 'function') throw new TypeError('[informer] fetchTransport: no fetch in this environment; pass config.fetch');
+  if (typeof send !== 'function') throw argumentError('fetchTransport', 'no fetch in this environment; pass config.fetch');
   const { token } = config;
   if (token !== undefined && typeof token !== 'string' && typeof token !== 'function') {
-    throw new TypeError(`[informer] fetchTransport: token must be a string or a function, got ${typeof token}`);
+    throw argumentError('fetchTransport', `token must be a string or a function, got ${typeof token}`);
   }
   const basePath = base.pathname.replace(/\/$/, '');
   return {
@@ -73,7 +74,7 @@ function resolveBase(baseUrl: string | URL): URL {
   try {
     return new URL(baseUrl, page);
   } catch {
-    throw new TypeError(`[informer] fetchTransport: baseUrl must be a URL${page === undefined ? ' (an absolute one outside a page)' : ''}, got ${JSON.stringify(String(baseUrl))}`);
+    throw argumentError('fetchTransport', `baseUrl must be a URL${page === undefined ? ' (an absolute one outside a page)' : ''}, got ${JSON.stringify(String(baseUrl))}`);
   }
 }
 

@@ -4,6 +4,7 @@ import { concatBytes, utf8 } from './bytes.js';
 import { isCredentialsFailure, type HttpTransport, type TransportRequest, type TransportResponse } from './httpTransport.js';
 import { readBody } from './readBody.js';
 import { scrubCredentials } from './scrubCredentials.js';
+import { isArgumentError } from '../options/optionChecks.js';
 
 /** What names a request in errors: `cannot <verb> <resource> in namespace <namespace>`. */
 export interface RequestTarget {
@@ -65,7 +66,7 @@ export function httpRequest<R>(
 /** A transport's rejection as the error the subscriber gets: credentials, the library's own errors, or a {@link TransportError}. */
 function requestError(verb: string, error: unknown): Error {
   if (isCredentialsFailure(error)) return credentialError(verb, error.cause);
-  if (error instanceof TransportError || (error instanceof TypeError && error.message.startsWith('[informer]'))) return error;
+  if (error instanceof TransportError || isArgumentError(error)) return error;
   // fetch rejects with a bare TypeError ('fetch failed') whose cause says what failed (undici: ECONNREFUSED …).
   const own = (error as { code?: unknown } | null)?.code;
   const cause = own === undefined ? (error as { cause?: { code?: unknown; message?: unknown } } | null)?.cause : undefined;

@@ -1,5 +1,6 @@
 import type { KubeConfigLike } from './kubeConfigLike.js';
 import type { HttpTransport } from './httpTransport.js';
+import { argumentError } from '../options/optionChecks.js';
 
 /**
  * What a browser bundle gets for `kubeConfigTransport.js` (the package's `browser` field maps it
@@ -9,5 +10,5 @@ import type { HttpTransport } from './httpTransport.js';
  * @throws {TypeError} always.
  */
 export function kubeConfigTransport(_kubeConfig: KubeConfigLike): HttpTransport {
-  throw new TypeError('[informer] a KubeConfig needs Node (node:http, client certificates, exec plugins); in a browser, use fetchListWatch() over a kubectl proxy or your backend');
+  throw argumentError('kubeConfig', 'a KubeConfig needs Node (node:http, client certificates, exec plugins); in a browser, use fetchListWatch() over a kubectl proxy or your backend');
 }

@@ -1,6 +1,7 @@
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent, type RequestOptions } from 'node:https';
 import type { KubeConfigLike } from './kubeConfigLike.js';
+import { argumentError } from '../options/optionChecks.js';
 
 /**
  * Server URL and per-request options (auth headers, TLS, agent) from a KubeConfig. The options are
@@ -23,7 +24,7 @@ export function createRequestContext(kubeConfig: KubeConfigLike): RequestContext
   const context: RequestContext = {
     server() {
       const cluster = kubeConfig.getCurrentCluster();
-      if (!cluster) throw new TypeError('[informer] the KubeConfig has no current cluster');
+      if (!cluster) throw argumentError('kubeConfig', 'the KubeConfig has no current cluster');
       return new URL(cluster.server);
     },
     async options() {

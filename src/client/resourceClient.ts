@@ -12,6 +12,7 @@ import type { TypedObjectRef } from '../store/objectRef.js';
 import { controllerReference, ownerReferencesOf } from '../store/ownerReferences.js';
 import { editPatch, type JsonPatchOperation } from './editPatch.js';
 import { writeRecord } from './writeRecord.js';
+import { argumentError } from '../options/optionChecks.js';
 
 /** Options every request takes. */
 export interface RequestOptions {
@@ -151,7 +152,7 @@ export function resourceClient(kubeConfig: KubeConfigLike, config: ResourceClien
       found.catch(() => discovered.delete(id)); // ask again next time
     }
     const kind = await abortable(found, signal);
-    if (kind.namespaced && !target.namespace) throw new TypeError(`[informer] resourceClient: ${target.kind} ${target.name} is namespaced; give metadata.namespace`);
+    if (kind.namespaced && !target.namespace) throw argumentError('resourceClient', `${target.kind} ${target.name} is namespaced; give metadata.namespace`);
     return collectionPath(kind.group, kind.version, kind.plural, kind.namespaced ? target.namespace : undefined);
   };
 
@@ -192,11 +193,11 @@ export function resourceClient(kubeConfig: KubeConfigLike, config: ResourceClien
 
   const patch = async <T extends KubeObject>(target: TypedObjectRef, body: readonly JsonPatchOperation[] | object, options: PatchOptions): Promise<T> => {
     const type = options?.type;
-    if (type !== 'json' && type !== 'merge' && type !== 'apply') throw new TypeError(`[informer] resourceClient.patch: type must be 'json', 'merge' or 'apply', got ${String(type)}`);
-    if (type === 'json' && !Array.isArray(body)) throw new TypeError('[informer] resourceClient.patch: a json patch is an array of operations');
+    if (type !== 'json' && type !== 'merge' && type !== 'apply') throw argumentError('resourceClient.patch', `type must be 'json', 'merge' or 'apply', got ${String(type)}`);
+    if (type === 'json' && !Array.isArray(body)) throw argumentError('resourceClient.patch', 'a json patch is an array of operations');
     const extra: Record<string, string> = {};
     if (type === 'apply') {
-      if (!(options.fieldManager ?? config.fieldManager)) throw new TypeError('[informer] resourceClient: server-side apply needs a fieldManager (in the options or the client config)');
+      if (!(options.fieldManager ?? config.fieldManager)) throw argumentError('resourceClient', 'server-side apply needs a fieldManager (in the options or the client config)');
       if (options.force) extra['force'] = 'true';
     }
     const tests = type === 'json' ? (body as readonly JsonPatchOperation[]).filter((op) => op.op === 'test') : [];
@@ -307,7 +308,7 @@ function refOf(value: TypedObjectRef | KubeObject): TypedObjectRef {
 
 function checkRef(target: TypedObjectRef): void {
   const missing = (['apiVersion', 'kind', 'name'] as const).filter((field) => typeof target?.[field] !== 'string' || target[field] === '');
-  if (missing.length > 0) throw new TypeError(`[informer] resourceClient: the object needs ${missing.map((f) => (f === 'name' ? 'metadata.name' : f)).join(', ')}`);
+  if (missing.length > 0) throw argumentError('resourceClient', `the object needs ${missing.map((f) => (f === 'name' ? 'metadata.name' : f)).join(', ')}`);
 }
 
 /** The one value of a cold request; aborting the signal unsubscribes it (destroying the request). */
@@ -327,7 +328,7 @@ function toPromise<R>(source: Observable<R>, signal: AbortSignal | undefined): P
         signal?.removeEventListener('abort', onAbort);
         reject(error);
       },
-      complete: () => reject(new Error('[informer] resourceClient: the response had no body')),
+      complete: () => reject(new Error('[resourceClient] the response had no body')),
     });
     signal?.addEventListener('abort', onAbort, { once: true });
   });

@@ -4,6 +4,7 @@ import type { Notification } from '../store/notification.js';
 import { refOfCacheKey } from '../store/objectRef.js';
 import type { ControllerRequest } from './controllerRequest.js';
 import { lowPriority, type ReconcileReason } from './reconcileReason.js';
+import { argumentError } from '../options/optionChecks.js';
 
 /**
  * The priority a notification gives the runs it asks for: {@link lowPriority} for what nobody
@@ -41,7 +42,7 @@ export function initialPriorityOf(option: ((object: KubeObject) => number | unde
   return (key, object) => {
     const priority = option(object);
     if (priority === undefined) return lowPriority;
-    if (!Number.isInteger(priority)) throw new TypeError(`[informer] controller: initialPriority must return an integer or undefined, got ${String(priority)} for ${key}`);
+    if (!Number.isInteger(priority)) throw argumentError('controller', `initialPriority must return an integer or undefined, got ${String(priority)} for ${key}`);
     return priority;
   };
 }

@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import { asyncScheduler, type SchedulerLike } from 'rxjs';
 import { KubeApiError } from '../errors.js';
-import { optionChecks } from '../options/optionChecks.js';
+import { optionChecks, argumentError } from '../options/optionChecks.js';
 import type { KubeObject } from '../store/kubeObject.js';
 import { microTime } from '../coordination/microTime.js';
 import type { ResourceClient } from '../client/resourceClient.js';
@@ -252,8 +252,8 @@ function settledOrAborted(work: Promise<void>, signal: AbortSignal): Promise<voi
 }
 
 function checkEvent(event: EventToPublish): void {
-  if (event?.type !== 'Normal' && event?.type !== 'Warning') throw new TypeError(`[informer] eventRecorder: type must be Normal or Warning, got ${String(event?.type)}`);
-  if (typeof event.reason !== 'string' || event.reason === '' || typeof event.action !== 'string' || event.action === '') throw new TypeError('[informer] eventRecorder: an event needs a reason and an action');
+  if (event?.type !== 'Normal' && event?.type !== 'Warning') throw argumentError('eventRecorder', `type must be Normal or Warning, got ${String(event?.type)}`);
+  if (typeof event.reason !== 'string' || event.reason === '' || typeof event.action !== 'string' || event.action === '') throw argumentError('eventRecorder', 'an event needs a reason and an action');
 }
 
 /** A reference without resourceVersion, so one object's events fold across its versions. */
@@ -261,11 +261,11 @@ function referenceOf(target: KubeObject | EventObjectReference): EventObjectRefe
   if ('metadata' in target && target.metadata !== undefined) {
     const object = target as KubeObject;
     const { name, namespace, uid } = object.metadata ?? {};
-    if (!object.apiVersion || !object.kind || !name) throw new TypeError('[informer] eventRecorder: the regarding object needs apiVersion, kind and metadata.name');
+    if (!object.apiVersion || !object.kind || !name) throw argumentError('eventRecorder', 'the regarding object needs apiVersion, kind and metadata.name');
     return { apiVersion: object.apiVersion, kind: object.kind, name, ...(namespace ? { namespace } : {}), ...(uid ? { uid } : {}) };
   }
   const ref = target as EventObjectReference;
-  if (!ref?.apiVersion || !ref.kind || !ref.name) throw new TypeError('[informer] eventRecorder: a reference needs apiVersion, kind and name');
+  if (!ref?.apiVersion || !ref.kind || !ref.name) throw argumentError('eventRecorder', 'a reference needs apiVersion, kind and name');
   return { apiVersion: ref.apiVersion, kind: ref.kind, name: ref.name, ...(ref.namespace ? { namespace: ref.namespace } : {}), ...(ref.uid ? { uid: ref.uid } : {}) };
 }
 

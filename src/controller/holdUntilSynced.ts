@@ -4,7 +4,7 @@ import type { KubeObject } from '../store/kubeObject.js';
 import { refCacheKey, type ObjectRef } from '../store/objectRef.js';
 import type { ControllerRequest } from './controllerRequest.js';
 import { mergeReasons } from './reconcileReason.js';
-import { optionChecks } from '../options/optionChecks.js';
+import { argumentError, optionChecks } from '../options/optionChecks.js';
 
 /** How long a controller waits for its informers' first lists by default (controller-runtime's `CacheSyncTimeout`). */
 export const syncTimeoutDefaultMs = 120_000;
@@ -51,7 +51,7 @@ export type SyncSource = Pick<Informer<KubeObject>, 'synced$' | 'whenSynced'>;
 export function holdUntilSynced<R extends ObjectRef | ControllerRequest = ObjectRef>(informers: readonly SyncSource[], config: HoldUntilSyncedConfig = {}): MonoTypeOperatorFunction<R> {
   const timeoutMs = optionChecks('holdUntilSynced', config).nonNegative('timeoutMs', config.timeoutMs) ?? syncTimeoutDefaultMs;
   if (!Array.isArray(informers) || informers.some((i) => !(i?.synced$ instanceof Observable) || typeof i.whenSynced !== 'function')) {
-    throw new TypeError('[informer] holdUntilSynced: expected an array of informers');
+    throw argumentError('holdUntilSynced', 'expected an array of informers');
   }
   const waitMs = timeoutMs > 0 ? timeoutMs : undefined;
   return (source) =>

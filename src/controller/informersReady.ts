@@ -2,6 +2,7 @@ import type { Informer } from '../informer/informer.js';
 import type { KubeObject } from '../store/kubeObject.js';
 import { currentStatus } from './currentStatus.js';
 import type { HealthCheck } from './healthProbes.js';
+import { argumentError } from '../options/optionChecks.js';
 
 /** What {@link informersReady} reads of an informer: its snapshot's synced flag and its status; `name` is used in the failure reason (else its position). */
 export type ReadinessSource = Pick<Informer<KubeObject>, 'snapshot' | 'status$'> & { readonly name?: string };
@@ -27,7 +28,7 @@ const notAlive = new Set(['BACKING_OFF', 'ERROR', 'FAILED']);
  */
 export function informersReady(informers: readonly ReadinessSource[]): HealthCheck {
   if (!Array.isArray(informers) || informers.some((i) => i === null || typeof i !== 'object' || !('snapshot' in i) || typeof i.status$?.subscribe !== 'function')) {
-    throw new TypeError('[informer] informersReady: expected an array of informers');
+    throw argumentError('informersReady', 'expected an array of informers');
   }
   return () => {
     informers.forEach((informer, i) => {

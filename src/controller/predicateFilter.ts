@@ -1,6 +1,7 @@
 import { filter, type MonoTypeOperatorFunction } from 'rxjs';
 import type { Notification } from '../store/notification.js';
 import type { Predicate } from './predicates.js';
+import { argumentError } from '../options/optionChecks.js';
 
 /** Options of {@link predicateFilter}. */
 export interface PredicateFilterConfig {
@@ -43,7 +44,7 @@ export interface PredicateFilterConfig {
  * @returns an operator on {@link Notification}s.
  */
 export function predicateFilter<T>(predicate: Predicate<T>, config: PredicateFilterConfig = {}): MonoTypeOperatorFunction<Notification<T>> {
-  if (typeof predicate !== 'function') throw new TypeError('[informer] predicateFilter: predicate must be a function');
+  if (typeof predicate !== 'function') throw argumentError('predicateFilter', 'predicate must be a function');
   const { keepSyncs = false } = config;
   return filter((change) => {
     if (change.type !== 'update') return true;

@@ -3,6 +3,7 @@ import type { ControllerRequest } from './controllerRequest.js';
 import { queueRuntime } from './queue/queueRuntime.js';
 import { resolveReconcileConfig, type ReconcileConfig } from './queue/reconcileConfig.js';
 import type { ReconcileHandler, ReconcileOutcome, ReconcileRequest } from './queue/reconcileTypes.js';
+import { argumentError } from '../options/optionChecks.js';
 
 export type { ReconcileContext, ReconcileHandler, ReconcileOutcome, ReconcileRequest, ReconcileResult, RunFacts } from './queue/reconcileTypes.js';
 export type { CacheFreshness, QueueOptions, ReconcileConfig } from './queue/reconcileConfig.js';
@@ -62,6 +63,6 @@ export type { CacheFreshness, QueueOptions, ReconcileConfig } from './queue/reco
  * @returns an operator from keys (or {@link ReconcileRequest}s, or `ControllerRequest`s: keyed by their ref) to {@link ReconcileOutcome}s.
  */
 export function reconcile(handler: ReconcileHandler, config: ReconcileConfig = {}): OperatorFunction<string | ReconcileRequest | ControllerRequest, ReconcileOutcome> {
-  if (typeof handler !== 'function') throw new TypeError('[informer] reconcile: handler must be a function');
+  if (typeof handler !== 'function') throw argumentError('reconcile', 'handler must be a function');
   return queueRuntime(handler, resolveReconcileConfig(config));
 }

@@ -4,6 +4,7 @@ import type { Snapshot } from '../store/snapshot.js';
 import { refOfCacheKey } from '../store/objectRef.js';
 import type { ControllerRequest } from './controllerRequest.js';
 import { lowPriority, type ReconcileReason } from './reconcileReason.js';
+import { argumentError } from '../options/optionChecks.js';
 
 const all: readonly ReconcileReason[] = [{ type: 'reconcileAll' }];
 
@@ -23,6 +24,6 @@ const all: readonly ReconcileReason[] = [{ type: 'reconcileAll' }];
  * @returns an operator from trigger values to {@link ControllerRequest}s.
  */
 export function reconcileAllOf(informer: { readonly snapshot: Snapshot<KubeObject> }): OperatorFunction<unknown, ControllerRequest> {
-  if (informer === null || typeof informer !== 'object' || !('snapshot' in informer)) throw new TypeError('[informer] reconcileAllOf: expected an informer');
+  if (informer === null || typeof informer !== 'object' || !('snapshot' in informer)) throw argumentError('reconcileAllOf', 'expected an informer');
   return mergeMap(() => [...informer.snapshot.keys()].map((key): ControllerRequest => ({ ref: refOfCacheKey(key), priority: lowPriority, reasons: all })));
 }

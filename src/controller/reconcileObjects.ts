@@ -8,6 +8,7 @@ import { resolveReconcileConfig, type ReconcileConfig, type ResolvedReconcileCon
 import type { ReconcileOutcome, ReconcileResult } from './queue/reconcileTypes.js';
 import type { ReconcileReason } from './reconcileReason.js';
 import type { ControllerRequest } from './controllerRequest.js';
+import { argumentError } from '../options/optionChecks.js';
 
 /**
  * What a reconciler returns (kube-rs's `Action`, controller-runtime's `Result`): nothing to wait
@@ -79,10 +80,10 @@ export function reconcileObjects<T extends KubeObject>(
   reconciler: Reconciler<T>,
   config: ReconcileObjectsConfig<T> = {},
 ): OperatorFunction<ObjectRef | ControllerRequest, ControllerOutcome> {
-  if (primary === null || typeof primary !== 'object' || !('snapshot' in primary)) throw new TypeError('[informer] reconcileObjects: expected the primary informer');
-  if (typeof reconciler !== 'function') throw new TypeError('[informer] reconcileObjects: reconciler must be a function');
+  if (primary === null || typeof primary !== 'object' || !('snapshot' in primary)) throw argumentError('reconcileObjects', 'expected the primary informer');
+  if (typeof reconciler !== 'function') throw argumentError('reconcileObjects', 'reconciler must be a function');
   const { errorPolicy, kind, ...queueConfig } = config;
-  if (errorPolicy !== undefined && typeof errorPolicy !== 'function') throw new TypeError('[informer] reconcileObjects: errorPolicy must be a function');
+  if (errorPolicy !== undefined && typeof errorPolicy !== 'function') throw argumentError('reconcileObjects', 'errorPolicy must be a function');
   // Resolved once, so bad queue options throw here; the queue's state is per subscription.
   return objectsQueue(primary, reconciler, resolveReconcileConfig(queueConfig, 'reconcileObjects'), errorPolicy, kind);
 }

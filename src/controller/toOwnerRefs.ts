@@ -6,6 +6,7 @@ import { distinctRefs, refOfCacheKey, type ObjectRef } from '../store/objectRef.
 import { ownerRefsOf, type OwnerMatch } from '../store/ownerReferences.js';
 import { changePriority } from './changeRequests.js';
 import type { ControllerRequest } from './controllerRequest.js';
+import { argumentError } from '../options/optionChecks.js';
 
 /** The owner kind {@link toOwnerRefs} maps to: its `apiVersion` (only the group is compared) and `kind`. */
 export interface OwnerType {
@@ -43,8 +44,8 @@ export interface ToOwnerRefsConfig {
  */
 export function toOwnerRefs(owner: OwnerType, config: ToOwnerRefsConfig = {}): OperatorFunction<Notification<KubeObject>, ControllerRequest> {
   const { match = 'controller' } = config;
-  if (typeof owner?.apiVersion !== 'string' || typeof owner.kind !== 'string' || owner.kind === '') throw new TypeError('[informer] toOwnerRefs: the owner type needs apiVersion and kind');
-  if (match !== 'controller' && match !== 'any') throw new TypeError(`[informer] toOwnerRefs: match must be 'controller' or 'any', got ${String(match)}`);
+  if (typeof owner?.apiVersion !== 'string' || typeof owner.kind !== 'string' || owner.kind === '') throw argumentError('toOwnerRefs', 'the owner type needs apiVersion and kind');
+  if (match !== 'controller' && match !== 'any') throw argumentError('toOwnerRefs', `match must be 'controller' or 'any', got ${String(match)}`);
   return mergeMap((change) => {
     const refs = ownerRefsOfChange(change, owner, match);
     if (refs.length === 0) return none;

@@ -3,7 +3,7 @@ import { mergeMap, type OperatorFunction } from 'rxjs';
 import { isTombstone } from '../store/delta.js';
 import type { Notification } from '../store/notification.js';
 import { distinctRefs, refOfCacheKey, type ObjectRef } from '../store/objectRef.js';
-import { optionChecks } from '../options/optionChecks.js';
+import { argumentError, optionChecks } from '../options/optionChecks.js';
 import { changePriority } from './changeRequests.js';
 import type { ControllerRequest } from './controllerRequest.js';
 
@@ -34,7 +34,7 @@ export interface ToRefsConfig {
  * @returns an operator from notifications to {@link ControllerRequest}s.
  */
 export function toRefs<C>(mapper: (object: Frozen<C>) => readonly ObjectRef[], config: ToRefsConfig = {}): OperatorFunction<Notification<C>, ControllerRequest> {
-  if (typeof mapper !== 'function') throw new TypeError('[informer] toRefs: mapper must be a function');
+  if (typeof mapper !== 'function') throw argumentError('toRefs', 'mapper must be a function');
   const source = optionChecks('toRefs', config).nonEmptyString('name', config.name) ?? 'toRefs';
   return mergeMap((change) => {
     const refs = refsOfChange(change, mapper);

@@ -113,7 +113,7 @@ function leaseRequestSlot(scheduler: SchedulerLike, timeoutMs: number, feed: (ou
         feed(done(lease));
       },
       error: (error: unknown) => feed({ type: 'failed', error }),
-      complete: () => answered || feed({ type: 'failed', error: new Error('[informer] leaderElection: the lease request completed without a value') }),
+      complete: () => answered || feed({ type: 'failed', error: new Error('[leaderElection] the lease request completed without a value') }),
     });
   };
   return { send, cancel };

@@ -87,7 +87,7 @@ export function clusterProfiles(hub: KubeConfig, access: ClusterProfileAccess, o
       for (const provider of profile.status?.accessProviders ?? []) offered.set(provider.name, provider.cluster);
       const where = `ClusterProfile ${profile.metadata?.namespace ?? ''}/${profile.metadata?.name ?? ''}`;
       const chosen = access.providers.find((provider) => offered.get(provider.name)?.server !== undefined);
-      if (chosen === undefined) throw new TypeError(`[informer] ${where}: offers none of the access providers ${access.providers.map((p) => p.name).join(', ')} with a server`);
+      if (chosen === undefined) throw new TypeError(`[fleet] ${where}: offers none of the access providers ${access.providers.map((p) => p.name).join(', ')} with a server`);
       const target = offered.get(chosen.name)!;
       return { cluster, identity: JSON.stringify([chosen.name, target]), kubeConfig: () => profileKubeConfig(cluster, target, chosen.execConfig) };
     }, options.onInvalid),

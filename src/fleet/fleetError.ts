@@ -18,7 +18,7 @@ export class FleetError extends Error {
   /** The cluster concerned, when there is one. */
   readonly cluster: string | undefined;
   constructor(reason: FleetErrorReason, message: string, options: { readonly cluster?: string | undefined; readonly cause?: unknown } = {}) {
-    super(`[informer] fleet: ${message}`, options.cause === undefined ? undefined : { cause: options.cause });
+    super(`[fleet] ${message}`, options.cause === undefined ? undefined : { cause: options.cause });
     this.reason = reason;
     this.cluster = options.cluster;
   }

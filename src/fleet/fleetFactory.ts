@@ -7,6 +7,7 @@ import type { ClusterEngagement, FleetProvider } from './clusterEngagement.js';
 import { FleetError } from './fleetError.js';
 import { fleetInformer, type FleetInformer } from './fleetInformer.js';
 import type { EngagedCluster } from './engagedCluster.js';
+import { argumentError } from '../options/optionChecks.js';
 
 export type { EngagedCluster } from './engagedCluster.js';
 
@@ -175,7 +176,7 @@ export function fleetFactory(providers: FleetProvider | readonly FleetProvider[]
 
   return {
     informer<T extends KubeObject = KubeObject>(resource: ListWatchResource, informerOptions: SharedInformerOptions<T> = {}): FleetInformer<T> {
-      if (disposed) throw new TypeError('[informer] fleetFactory: used after dispose()');
+      if (disposed) throw argumentError('fleetFactory', 'used after dispose()');
       const recipe = { resource, options: informerOptions as SharedInformerOptions<KubeObject> };
       for (const cluster of clusters.value.values()) informerIn(cluster, resource, informerOptions); // throws as a factory does (a conflicting option)
       recipes.push(recipe);

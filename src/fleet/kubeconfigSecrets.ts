@@ -65,7 +65,7 @@ export function kubeconfigSecrets(hub: KubeConfig, options: KubeconfigSecretsOpt
       if (cluster === undefined || cluster === '') return undefined;
       const encoded = secret.data?.[dataKey];
       const where = `Secret ${secret.metadata?.namespace ?? ''}/${secret.metadata?.name ?? ''}`;
-      if (encoded === undefined) throw new TypeError(`[informer] ${where}: no data.${dataKey}`);
+      if (encoded === undefined) throw new TypeError(`[fleet] ${where}: no data.${dataKey}`);
       return { cluster, identity: encoded, kubeConfig: () => loadKubeConfig(Buffer.from(encoded, 'base64').toString('utf8'), where) };
     }, options.onInvalid),
   );

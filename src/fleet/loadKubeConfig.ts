@@ -10,10 +10,10 @@ export function loadKubeConfig(text: string, source: string): KubeConfig {
   try {
     kubeConfig.loadFromString(text);
   } catch (cause) {
-    throw new TypeError(`[informer] ${source}: not a kubeconfig: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    throw new TypeError(`[fleet] ${source}: not a kubeconfig: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
   }
   if (typeof kubeConfig.getCurrentCluster()?.server !== 'string' || kubeConfig.getCurrentCluster()!.server === '') {
-    throw new TypeError(`[informer] ${source}: the kubeconfig's current context names no cluster with a server`);
+    throw new TypeError(`[fleet] ${source}: the kubeconfig's current context names no cluster with a server`);
   }
   return kubeConfig;
 }

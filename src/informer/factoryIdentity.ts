@@ -115,7 +115,7 @@ export function conflictingOptions(name: string, existing: object, requested: ob
     if (asks[option] === undefined || sameValue(asks[option], has[option])) continue;
     const hint = option === 'resyncMs' ? '; for a resync period of your own, use addHandler(handler, { resyncMs })' : '';
     return new TypeError(
-      `[informer] informerFactory: the shared informer for ${name} was created with ${option} ${show(has[option])}; this request asks for ${show(asks[option])}. ` +
+      `[informerFactory] the shared informer for ${name} was created with ${option} ${show(has[option])}; this request asks for ${show(asks[option])}. ` +
         `Options besides the resource, namespace, selectors, transform and metadata-only are fixed by the first request${hint}`,
     );
   }

@@ -3,7 +3,7 @@ import { defer, finalize, tap } from 'rxjs';
 import { resourceName } from '../client/resolveResource.js';
 import type { ListWatchResource } from '../client/listWatchResource.js';
 import { informerMetrics } from '../metrics/informerMetrics.js';
-import type { CollectionHooks } from '../sources/http/httpListerWatcher.js';
+import type { CollectionHooks } from '../sources/http/transportListerWatcher.js';
 import type { KubeObject } from '../store/kubeObject.js';
 import type { FactorySource } from './crdGatedSources.js';
 import { knownKind, type FactoryKeys } from './factoryIdentity.js';

@@ -252,6 +252,10 @@ type ResolvedInformerOptions<T extends KubeObject> = Required<Pick<InformerOptio
 function resolveInformerOptions<T extends KubeObject>(options: InformerOptions<T>): ResolvedInformerOptions<T> {
   const check = optionChecks('informer', options, false);
   if (options.name !== undefined && typeof options.name !== 'string') check.fail(`name must be a string, got ${describe(options.name)}`);
+  const indexers: unknown = options.indexers;
+  if (indexers !== undefined && (indexers === null || typeof indexers !== 'object' || Array.isArray(indexers))) {
+    check.fail(`indexers must be an object of index functions, like { byNode: (pod) => [pod.spec.nodeName] }, got ${describe(indexers)}`);
+  }
   return {
     keyFunc: options.keyFunc,
     indexers: options.indexers ?? {},

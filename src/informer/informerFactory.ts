@@ -6,7 +6,7 @@ export type { CollectionKind } from './factoryIdentity.js';
 import type { WhenSyncedOptions } from './informer.js';
 import { crdGatedSources } from './crdGatedSources.js';
 import { factoryInformer, type FactoryContext, type FactoryEntry } from './factoryInformer.js';
-import { optionChecks } from '../options/optionChecks.js';
+import { optionChecks, argumentError } from '../options/optionChecks.js';
 import { checkKubeConfig } from '../client/checkKubeConfig.js';
 import type { ListWatchResource } from '../client/listWatchResource.js';
 import type { KubeObject } from '../store/kubeObject.js';
@@ -113,7 +113,7 @@ export function informerFactory(kubeConfig: KubeConfigLike, defaults: InformerFa
 
   return {
     informer<T extends KubeObject = KubeObject>(resource: ListWatchResource, options: SharedInformerOptions<T> = {}): SharedInformer<T> {
-      if (abort.signal.aborted) throw new TypeError('[informer] informerFactory: used after dispose()');
+      if (abort.signal.aborted) throw argumentError('informerFactory', 'used after dispose()');
       const merged = { ...defaults, ...options } as SharedInformerOptions<T>;
       optionChecks('informerFactory', merged).oneOf('lifetime', merged.lifetime, ['factory', 'held']);
       const scope = keys.scope(resource, merged);
@@ -123,7 +123,7 @@ export function informerFactory(kubeConfig: KubeConfigLike, defaults: InformerFa
         const { shared } = existing;
         const missing = Object.keys(merged.indexers ?? {}).filter((index) => !shared.snapshot.indexNames.includes(index));
         if (missing.length > 0) {
-          throw new TypeError(`[informer] informerFactory: the shared informer for ${shared.name} was created without the index(es) ${missing.join(', ')}; give every indexer in its first request`);
+          throw argumentError('informerFactory', `the shared informer for ${shared.name} was created without the index(es) ${missing.join(', ')}; give every indexer in its first request`);
         }
         const conflict = conflictingOptions(shared.name, existing.options, options);
         if (conflict !== undefined) throw conflict;
@@ -155,7 +155,7 @@ export function informerFactory(kubeConfig: KubeConfigLike, defaults: InformerFa
       await Promise.all(made.map((entry) => entry.shared.whenSynced(options)));
     },
     dispose() {
-      abort.abort(new Error('[informer] informerFactory disposed'));
+      abort.abort(new Error('[informerFactory] disposed'));
       for (const subscription of running.splice(0)) subscription.unsubscribe();
       byKey.clear();
       made.length = 0;

@@ -5,6 +5,7 @@ import type { Indexers } from '../store/indexFunc.js';
 import type { KubeObject } from '../store/kubeObject.js';
 import { emptySnapshot, type Snapshot } from '../store/snapshot.js';
 import { operate } from './operate.js';
+import { argumentError } from '../options/optionChecks.js';
 
 /** Options of {@link indexReducer}. */
 export interface IndexReducerConfig<T extends KubeObject> {
@@ -17,7 +18,7 @@ export interface IndexReducerConfig<T extends KubeObject> {
 /** @internal The names of `indexers`, after checking each is a function. Shared with toStore. */
 export function indexNamesOf<T>(indexers: Indexers<T>): string[] {
   for (const [name, indexFunc] of Object.entries(indexers)) {
-    if (typeof indexFunc !== 'function') throw new TypeError(`[informer] indexReducer: indexer "${name}" is not a function`);
+    if (typeof indexFunc !== 'function') throw argumentError('indexReducer', `indexer "${name}" is not a function`);
   }
   return Object.keys(indexers);
 }
@@ -67,7 +68,7 @@ export function indexReducer<T extends KubeObject>(config: IndexReducerConfig<T>
   // long-lived operator does not keep the first version of every run (and what follows it) alive.
   const start = (): Snapshot<T> => config.initial ?? emptySnapshot<T>(names);
   if (initial.indexNames.join('\0') !== names.join('\0')) {
-    throw new TypeError(`[informer] indexReducer: initial snapshot has indexes [${initial.indexNames.join(', ')}], indexers are [${names.join(', ')}]`);
+    throw argumentError('indexReducer', `initial snapshot has indexes [${initial.indexNames.join(', ')}], indexers are [${names.join(', ')}]`);
   }
 
   return operate<DeltaBatch<T>, StoreUpdate<T>>((subscriber) => {

@@ -7,6 +7,7 @@ import { metaNamespaceKey, type KeyFunc } from '../store/keyFunc.js';
 import type { KubeObject } from '../store/kubeObject.js';
 import { invalidObjectError, type InformerError } from '../errors.js';
 import { operate } from './operate.js';
+import { argumentError } from '../options/optionChecks.js';
 
 /** Options of {@link toDeltas}. */
 export interface ToDeltasConfig<T> {
@@ -39,7 +40,7 @@ export interface ObjectKeying<T> {
 export function objectKeying<T extends KubeObject>(config: ToDeltasConfig<T>): ObjectKeying<T> {
   const keyFunc: KeyFunc<T> = config.keyFunc ?? metaNamespaceKey;
   const { onInvalidObject } = config;
-  if (typeof keyFunc !== 'function') throw new TypeError('[informer] toDeltas: keyFunc must be a function');
+  if (typeof keyFunc !== 'function') throw argumentError('toDeltas', 'keyFunc must be a function');
   const settle = (held: readonly InformerError[]): void => {
     for (const error of held) {
       if (onInvalidObject === undefined) throw error;
@@ -69,7 +70,7 @@ export function objectKeying<T extends KubeObject>(config: ToDeltasConfig<T>): O
 
 /** @internal The error for an event that is not a {@link RawEvent} (shared with the fused stage). */
 export function unknownRawEvent(event: never): TypeError {
-  return new TypeError(`[informer] toDeltas: unknown raw event type ${JSON.stringify((event as { type?: unknown } | null)?.type)}`);
+  return argumentError('toDeltas', `unknown raw event type ${JSON.stringify((event as { type?: unknown } | null)?.type)}`);
 }
 
 /**

@@ -1,6 +1,7 @@
 /**
  * The checks every public factory runs on its options, with one wording:
- * `[informer] <factory>: <option> must be <rule>, got <value>`. A factory's resolve function calls
+ * `[<factory>] <option> must be <rule>, got <value>`: the message names the part that refused the
+ * value (`[leaderElection]`, `[resourceClient]`), not the library. A factory's resolve function calls
  * them and then fills in its defaults in one literal (style point 43).
  *
  * Each check lets `undefined` through (the option was not given; its default applies) and returns
@@ -21,7 +22,7 @@ export interface OptionChecks {
   nonEmptyString(name: string, value: unknown): string | undefined;
   /** A boolean. */
   boolean(name: string, value: unknown): boolean | undefined;
-  /** Any other rule: throws `[informer] <factory>: <message>`. */
+  /** Any other rule: throws `[<factory>] <message>`. */
   fail(message: string): never;
 }
 
@@ -35,7 +36,7 @@ export interface OptionChecks {
  */
 export function optionChecks(factory: string, config?: unknown, optional = true): OptionChecks {
   const fail = (message: string): never => {
-    throw new TypeError(`[informer] ${factory}: ${message}`);
+    throw argumentError(factory, message);
   };
   if (config === undefined ? !optional : config === null || typeof config !== 'object') fail(`the options must be an object, got ${describe(config)}`);
   const rule = <V>(name: string, value: unknown, ok: (value: unknown) => boolean, what: string): V | undefined => {
@@ -61,4 +62,23 @@ export function describe(value: unknown): string {
   if (Array.isArray(value)) return 'an array';
   if (value !== null && typeof value === 'object') return 'an object';
   return String(value);
+}
+
+/** The errors {@link argumentError} made: what a caller may pass on as the user's mistake. */
+const argumentErrors = new WeakSet<Error>();
+
+/**
+ * The `TypeError` for a bad argument or option, in the one wording: `[<part>] <message>`, the
+ * part being the function or object the user called (`toDeltas`, `resourceClient.patch`). Every
+ * argument check outside {@link optionChecks} throws one of these.
+ */
+export function argumentError(part: string, message: string): TypeError {
+  const error = new TypeError(`[${part}] ${message}`);
+  argumentErrors.add(error);
+  return error;
+}
+
+/** Whether `error` is a bad argument reported by {@link argumentError} (or an option check). */
+export function isArgumentError(error: unknown): error is TypeError {
+  return error instanceof TypeError && argumentErrors.has(error);
 }

@@ -3,7 +3,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { fetchTransport } from '../client/fetchTransport.js';
 import type { TransportResponse } from '../client/httpTransport.js';
-import { optionChecks } from '../options/optionChecks.js';
+import { argumentError, optionChecks } from '../options/optionChecks.js';
 import { relayedHeaders, type RelayRequestMessage, type RelayResponseMessage } from './relayProtocol.js';
 
 /** Options of {@link createRelay}. */
@@ -99,7 +99,7 @@ export function createRelay(options: RelayOptions): Relay {
   try {
     upstream = new URL(options.upstream);
   } catch {
-    throw new TypeError(`[informer] createRelay: upstream must be a URL, got ${JSON.stringify(String(options.upstream))}`);
+    throw argumentError('createRelay', `upstream must be a URL, got ${JSON.stringify(String(options.upstream))}`);
   }
   const server = new WebSocketServer({ noServer: true, maxPayload: 1 << 20 });
   const connections = new Map<WebSocket, { queued: number }>();

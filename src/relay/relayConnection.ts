@@ -7,6 +7,7 @@ import type { ListWatchConfig } from '../sources/listWatchConfig.js';
 import type { RawEvent } from '../sources/rawEvent.js';
 import { reflector } from '../sources/reflector/reflector.js';
 import type { RelayRequestMessage, RelayResponseMessage } from './relayProtocol.js';
+import { argumentError } from '../options/optionChecks.js';
 
 /** Where the page's relay is and which credentials its streams carry. */
 export interface RelayConnectionConfig {
@@ -67,7 +68,7 @@ const ackBytes = 32_768;
  */
 export function relayConnection(config: RelayConnectionConfig): RelayConnection {
   const Socket = config.WebSocket ?? globalThis.WebSocket;
-  if (typeof Socket !== 'function') throw new TypeError('[informer] relayConnection: no WebSocket in this environment; pass config.WebSocket');
+  if (typeof Socket !== 'function') throw argumentError('relayConnection', 'no WebSocket in this environment; pass config.WebSocket');
   const page = (globalThis as { location?: { href?: string } }).location?.href;
   const url = new URL(config.url, page);
   if (url.protocol === 'http:' || url.protocol === 'https:') url.protocol = url.protocol.replace('http', 'ws');
@@ -154,7 +155,7 @@ export function relayConnection(config: RelayConnectionConfig): RelayConnection 
 
   const transport: HttpTransport = {
     request: async (init, signal) => {
-      if (init.method !== 'GET') throw new TypeError(`[informer] the relay carries GET requests only, not ${init.method}`);
+      if (init.method !== 'GET') throw argumentError('relayConnection', `the relay carries GET requests only, not ${init.method}`);
       let bearer: string | undefined;
       try {
         bearer = typeof token === 'function' ? await token() : token;

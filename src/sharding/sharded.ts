@@ -6,6 +6,7 @@ import type { ServerShard } from './server/serverShard.js';
 import { serverShardTerm } from './server/serverShardTerm.js';
 import { memberTerms } from './memberTerms.js';
 import { resolveShardingConfig, type LabelShardingConfig, type ServerShardingConfig, type ShardingConfig } from './shardingConfig.js';
+import { argumentError } from '../options/optionChecks.js';
 
 /**
  * Runs one replica of a sharded controller in **label mode** (the default; `mode: 'server'` is the
@@ -135,7 +136,7 @@ export function sharded<T>(config: LabelShardingConfig, work: (shard: Shard) => 
 export function sharded<T>(config: ServerShardingConfig, work: (shard: ServerShard) => Observable<T>): Observable<T>;
 export function sharded<T>(config: ShardingConfig, work: ((shard: Shard) => Observable<T>) | ((shard: ServerShard) => Observable<T>)): Observable<T> {
   const c = resolveShardingConfig(config, 'sharded');
-  if (typeof work !== 'function') throw new TypeError('[informer] sharded: work must be a function (shard) => Observable');
+  if (typeof work !== 'function') throw argumentError('sharded', 'work must be a function (shard) => Observable');
   if (c.mode === 'server') return memberTerms(c, (identity) => serverShardTerm(c, identity, () => httpServerRing(c), work as (shard: ServerShard) => Observable<T>));
   return labelSharded(c, work as (shard: Shard) => Observable<T>);
 }

@@ -11,6 +11,7 @@
  */
 import type { KubeObject } from '../store/kubeObject.js';
 import { hashField } from './hashField.js';
+import { argumentError } from '../options/optionChecks.js';
 
 /** What a shard selector hashes. */
 export type ShardField = 'object.metadata.uid' | 'object.metadata.namespace';
@@ -46,13 +47,13 @@ const fields: readonly string[] = ['object.metadata.uid', 'object.metadata.names
  * @throws {TypeError} for no ranges, a bad range or a bad field.
  */
 export function shardSelectorOf(ranges: readonly ShardRange[], field: ShardField = 'object.metadata.uid'): string {
-  if (!fields.includes(field)) throw new TypeError(`[informer] shardSelectorOf: field must be ${fields.join(' or ')}, got ${JSON.stringify(field)}`);
-  if (!Array.isArray(ranges) || ranges.length === 0) throw new TypeError('[informer] shardSelectorOf: ranges must hold at least one range (a selector cannot select nothing)');
+  if (!fields.includes(field)) throw argumentError('shardSelectorOf', `field must be ${fields.join(' or ')}, got ${JSON.stringify(field)}`);
+  if (!Array.isArray(ranges) || ranges.length === 0) throw argumentError('shardSelectorOf', 'ranges must hold at least one range (a selector cannot select nothing)');
   return ranges
     .map((range) => {
       const { start, end } = range ?? {};
       if (typeof start !== 'bigint' || typeof end !== 'bigint' || start < 0n || end > shardSpaceEnd || start >= end) {
-        throw new TypeError(`[informer] shardSelectorOf: a range must be { start, end } bigints with 0 <= start < end <= 2^64, got ${String(start)}..${String(end)}`);
+        throw argumentError('shardSelectorOf', `a range must be { start, end } bigints with 0 <= start < end <= 2^64, got ${String(start)}..${String(end)}`);
       }
       return `shardRange(${field}, '${hexBound(start)}', '${hexBound(end)}')`;
     })

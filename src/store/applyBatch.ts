@@ -12,6 +12,7 @@ import type { KubeObject } from './kubeObject.js';
 import type { Notification } from './notification.js';
 import { resourceVersionOf } from './resourceVersionOf.js';
 import { snapshotOf, stateOf, type Snapshot, type SnapshotState } from './snapshot.js';
+import { argumentError } from '../options/optionChecks.js';
 
 /** What applying one batch produced. */
 export interface StoreUpdate<T extends KubeObject = KubeObject> {
@@ -150,7 +151,7 @@ export function prepareForStore<T>(object: T | Frozen<T>, previous?: Frozen<T>):
  */
 export function applyListToEmpty<T extends KubeObject>(snapshot: Snapshot<T>, items: Map<string, Frozen<T>>, resourceVersion: string, indexers: Indexers<T> = {}): StoreUpdate<T> {
   const state = stateOf(snapshot);
-  if (snapshot.size !== 0) throw new TypeError('[informer] applyListToEmpty: the snapshot is not empty');
+  if (snapshot.size !== 0) throw argumentError('applyListToEmpty', 'the snapshot is not empty');
   const isInInitialList = !state.synced;
   const indexes = state.indexNames.map((name, position) => indexWriter(state.indexes[position]!, name, indexers[name]!));
   const names = nameWriter<T>(state.names);

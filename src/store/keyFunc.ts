@@ -1,5 +1,6 @@
 import { isTombstone, type Tombstone } from './delta.js';
 import type { KubeObject } from './kubeObject.js';
+import { argumentError } from '../options/optionChecks.js';
 
 /**
  * Derives the cache key of an object. Must be pure and total for the objects it is given.
@@ -32,7 +33,7 @@ export function metaNamespaceKey(object: KubeObject | Tombstone<KubeObject>): st
   const meta = object?.metadata;
   const name = meta?.name;
   if (typeof name !== 'string' || name === '') {
-    throw new TypeError(`[informer] object has no metadata.name: ${describe(object)}`);
+    throw argumentError('keyFunc', `object has no metadata.name: ${describe(object)}`);
   }
   const namespace = meta?.namespace;
   return typeof namespace === 'string' && namespace !== '' ? objectKey(namespace, name) : name;

@@ -1,5 +1,6 @@
 import type { KubeObject } from './kubeObject.js';
 import { objectKey } from './keyFunc.js';
+import { argumentError } from '../options/optionChecks.js';
 
 /**
  * Names an object: its namespace and name, and its kind where several kinds flow (kube-rs's
@@ -29,7 +30,7 @@ export interface TypedObjectRef extends ObjectRef {
  */
 export function objectRef(object: KubeObject): ObjectRef {
   const name = object?.metadata?.name;
-  if (typeof name !== 'string' || name === '') throw new TypeError('[informer] objectRef: the object has no metadata.name');
+  if (typeof name !== 'string' || name === '') throw argumentError('objectRef', 'the object has no metadata.name');
   const namespace = object.metadata?.namespace;
   return {
     name,

@@ -4,6 +4,7 @@ import type { IndexFunc } from './indexFunc.js';
 import type { KubeObject } from './kubeObject.js';
 import type { Snapshot } from './snapshot.js';
 import { groupOf, type ObjectRef } from './objectRef.js';
+import { argumentError } from '../options/optionChecks.js';
 
 /** One entry of `metadata.ownerReferences`. */
 export interface OwnerReference {
@@ -42,7 +43,7 @@ export function controllerReference(owner: KubeObject): OwnerReference {
   const missing = Object.entries({ apiVersion, kind, 'metadata.name': name, 'metadata.uid': uid })
     .filter(([, v]) => typeof v !== 'string' || v === '')
     .map(([k]) => k);
-  if (missing.length > 0) throw new TypeError(`[informer] controllerReference: the owner needs ${missing.join(', ')}`);
+  if (missing.length > 0) throw argumentError('controllerReference', `the owner needs ${missing.join(', ')}`);
   return { apiVersion: apiVersion!, kind: kind!, name: name!, uid: uid!, controller: true, blockOwnerDeletion: true };
 }
 
@@ -58,7 +59,7 @@ export function setControllerReference<T extends KubeObject>(object: T, owner: K
   const ref = controllerReference(owner);
   const ownerNamespace = owner.metadata?.namespace;
   if (ownerNamespace && object.metadata?.namespace && ownerNamespace !== object.metadata.namespace) {
-    throw new TypeError(`[informer] setControllerReference: ${owner.kind} ${ownerNamespace}/${ref.name} cannot own an object in namespace ${object.metadata.namespace}`);
+    throw argumentError('setControllerReference', `${owner.kind} ${ownerNamespace}/${ref.name} cannot own an object in namespace ${object.metadata.namespace}`);
   }
   const current = controllerOf(object);
   if (current !== undefined) {

@@ -5,6 +5,7 @@ import { objectKey } from './keyFunc.js';
 import type { Frozen } from './frozen.js';
 import type { KubeObject } from './kubeObject.js';
 import { matchesLabels, parseLabelSelector, type LabelSelector } from './labelSelector.js';
+import { argumentError } from '../options/optionChecks.js';
 
 /** Options of {@link Snapshot.list}. */
 export interface ListOptions {
@@ -129,7 +130,7 @@ function byName<T extends KubeObject>(self: SnapshotState<T>, namespace: string,
 }
 
 function namespacedLister<T extends KubeObject>(self: Impl<T>, namespace: string): NamespacedLister<T> {
-  if (typeof namespace !== 'string') throw new TypeError(`[informer] inNamespace: the namespace must be a string, got ${typeof namespace}`);
+  if (typeof namespace !== 'string') throw argumentError('inNamespace', `the namespace must be a string, got ${typeof namespace}`);
   return Object.freeze({
     namespace,
     get: (name: string) => byName(self, namespace, name),

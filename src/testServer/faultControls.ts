@@ -4,6 +4,7 @@ import { kubeStatus, tooOldResourceVersion } from './kubeStatus.js';
 import type { ObjectStore } from './objectStore.js';
 import type { OpenWatch } from './serverContext.js';
 import type { TestApiServer } from './testApiServer.js';
+import { argumentError } from '../options/optionChecks.js';
 
 /** The control API's fault injection: on open watches, on the next requests, on credentials. @internal */
 export type FaultControls = Pick<
@@ -51,7 +52,7 @@ export function faultControls(
       splitBytes = bytes;
     },
     lagWatches(ms, resource) {
-      if (ms !== undefined && !(ms >= 0 && Number.isFinite(ms))) throw new TypeError(`[informer] lagWatches: ms must be a finite number >= 0, got ${String(ms)}`);
+      if (ms !== undefined && !(ms >= 0 && Number.isFinite(ms))) throw argumentError('lagWatches', `ms must be a finite number >= 0, got ${String(ms)}`);
       watchLag = ms === undefined || ms === 0 ? undefined : { ms, resource };
     },
     emitMalformedLine: (line = '{"type":"ADDED","object":{"kind":\n', resource) => eachWatch(resource, (watch) => watch.writeRaw(line)),

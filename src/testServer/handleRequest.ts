@@ -112,7 +112,7 @@ async function serveResource(ctx: ServerContext, route: ResourceRoute, url: URL,
   }
   const metadataOnly = representation === 'metadata';
   const one = (stored: StoredObject, status = 200): void => {
-    if (representation === 'table') return sendJson(res, status, JSON.stringify(tableOf([stored], String(stored.rv), undefined, url.searchParams.get('includeObject'), true)), tableType);
+    if (representation === 'table') return sendJson(res, status, JSON.stringify(tableOf(collection.resource.kind, [stored], String(stored.rv), undefined, url.searchParams.get('includeObject'), true)), tableType);
     sendJson(res, status, metadataOnly ? metadataJsonOf(stored) : jsonOf(stored), metadataOnly ? metadataType : undefined);
   };
   switch (route.verb) {
@@ -138,8 +138,8 @@ async function serveResource(ctx: ServerContext, route: ResourceRoute, url: URL,
       return one(replaceObject(ctx.store, target, await readJson(req)));
     case 'patch': {
       const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim();
-      if (type === 'application/apply-patch+yaml') return one(applyObject(ctx.store, target, await readJson(req), url.searchParams));
-      return one(patchObject(ctx.store, target, req.headers['content-type'], await readJson(req)));
+      if (type === 'application/apply-patch+yaml') return one(applyObject(ctx.store, target, await readJson(req, false, true), url.searchParams));
+      return one(patchObject(ctx.store, target, req.headers['content-type'], await readJson(req, false, true)));
     }
     case 'delete':
       return one(deleteObject(ctx.store, target, await readJson(req, true)));
@@ -215,7 +215,11 @@ function take<R extends { count?: number }>(rules: { rule: R; left: number }[], 
   return found.rule;
 }
 
-async function readJson(req: IncomingMessage, optional = false): Promise<unknown> {
+/**
+ * Reads a request body as JSON. `patch` bodies are checked against their patch type by the patch
+ * handlers; any other body must be `application/json` (or say nothing of its type).
+ */
+async function readJson(req: IncomingMessage, optional = false, patch = false): Promise<unknown> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
@@ -227,6 +231,12 @@ async function readJson(req: IncomingMessage, optional = false): Promise<unknown
   if (text.trim() === '') {
     if (optional) return undefined;
     throw new TestApiServerError(badRequest('the request body is empty: expected a JSON object'));
+  }
+  // A body in a media type this server does not read (kubectl sends built-in types as protobuf):
+  // 415, as kube-apiserver answers one it cannot decode, on which client-go retries as JSON.
+  const mediaType = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  if (!patch && mediaType !== '' && mediaType !== 'application/json') {
+    throw new TestApiServerError(kubeStatus(415, 'UnsupportedMediaType', 'the body of the request was in an unknown format - accepted media types include: application/json'));
   }
   try {
     return JSON.parse(text) as unknown;

@@ -83,7 +83,7 @@ export function serveList(
   }
   if (options.shards !== undefined) meta['shardInfo'] = { selector: options.shards.echo };
   if (tableIncludeObject !== undefined) {
-    return { parts: [JSON.stringify(tableOf(items, String(listRV), meta['continue'] as string | undefined, tableIncludeObject, true))], itemCount: items.length };
+    return { parts: [JSON.stringify(tableOf(collection.resource.kind, items, String(listRV), meta['continue'] as string | undefined, tableIncludeObject, true))], itemCount: items.length };
   }
   const kind = metadataOnly ? 'PartialObjectMetadataList' : `${collection.resource.kind}List`;
   const apiVersion = metadataOnly ? 'meta.k8s.io/v1' : collection.apiVersion;

@@ -15,7 +15,7 @@ export type ObjectControls = Pick<TestApiServer, 'create' | 'update' | 'patch' |
 export function objectControls(store: ObjectStore): ObjectControls {
   const collectionOf = (resource: string): Collection => {
     const collection = store.collection(resource);
-    if (!collection) throw new TypeError(`[informer] test API server: unknown resource "${resource}" (known: ${[...store.collections()].map((c) => c.id).join(', ')})`);
+    if (!collection) throw new TypeError(`[testServer] unknown resource "${resource}" (known: ${[...store.collections()].map((c) => c.id).join(', ')})`);
     return collection;
   };
   const target = (resource: string, namespace: string | undefined, name: string | undefined) => ({ collection: collectionOf(resource), namespace, name, subresource: undefined });
@@ -44,7 +44,7 @@ export function objectControls(store: ObjectStore): ObjectControls {
     seed: (resource, objects) => store.seed(collectionOf(resource), objects as readonly JsonObject[]),
     compact(resourceVersion) {
       const upTo = resourceVersion === undefined ? store.currentRV : Number(resourceVersion);
-      if (!Number.isInteger(upTo) || upTo > store.currentRV) throw new TypeError(`[informer] test API server: cannot compact to resourceVersion "${resourceVersion}" (current ${store.currentRV})`);
+      if (!Number.isInteger(upTo) || upTo > store.currentRV) throw new TypeError(`[testServer] cannot compact to resourceVersion "${resourceVersion}" (current ${store.currentRV})`);
       store.log.compact(upTo);
     },
   };

@@ -54,12 +54,12 @@ export function createRequestLog(): RequestLog {
           if (!closed && !check()) return;
           waiters.delete(waiter);
           clearTimeout(timer);
-          if (closed) reject(new Error(`[informer] test API server: closed while waiting for ${what}`));
+          if (closed) reject(new Error(`[testServer] closed while waiting for ${what}`));
           else resolve();
         };
         const timer = setTimeout(() => {
           waiters.delete(waiter);
-          reject(new Error(`[informer] test API server: timed out after ${timeoutMs} ms waiting for ${what}`));
+          reject(new Error(`[testServer] timed out after ${timeoutMs} ms waiting for ${what}`));
         }, timeoutMs);
         waiters.add(waiter);
       }),

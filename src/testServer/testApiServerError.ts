@@ -12,7 +12,7 @@ export class TestApiServerError extends Error {
   readonly status: KubeStatus;
 
   constructor(status: KubeStatus) {
-    super(`[informer] test API server: ${status.code} ${status.reason}: ${status.message}`);
+    super(`[testServer] ${status.code} ${status.reason}: ${status.message}`);
     this.status = status;
   }
 }

@@ -2,6 +2,7 @@ import { clusterList } from '../fleet/clusterList.js';
 import type { FleetProvider } from '../fleet/clusterEngagement.js';
 import { createTestApiServer } from './createTestApiServer.js';
 import type { TestApiServer, TestApiServerConfig } from './testApiServer.js';
+import { argumentError } from '../options/optionChecks.js';
 
 /** Test servers serving the clusters of a fleet; see {@link createTestServerFleet}. */
 export interface TestServerFleet {
@@ -47,7 +48,7 @@ export async function createTestServerFleet(count: number, config: TestApiServer
   const list = clusterList();
   const servers = new Map<string, TestApiServer>();
   const add = async (name = `cluster-${servers.size}`): Promise<TestApiServer> => {
-    if (servers.has(name)) throw new TypeError(`[informer] createTestServerFleet: a server named ${name} exists already`);
+    if (servers.has(name)) throw argumentError('createTestServerFleet', `a server named ${name} exists already`);
     const server = await createTestApiServer(config);
     servers.set(name, server);
     list.engage(name, server.kubeConfig);
@@ -60,7 +61,7 @@ export async function createTestServerFleet(count: number, config: TestApiServer
     add,
     engage(name) {
       const server = servers.get(name);
-      if (server === undefined) throw new TypeError(`[informer] createTestServerFleet: no server named ${name}`);
+      if (server === undefined) throw argumentError('createTestServerFleet', `no server named ${name}`);
       list.engage(name, server.kubeConfig);
     },
     release: (name) => list.release(name),

@@ -26,7 +26,7 @@ export function watchEncoding(collection: Collection, metadataOnly: boolean, tab
     objectJson(stored) {
       if (tableIncludeObject === undefined) return metadataOnly ? metadataJsonOf(stored) : jsonOf(stored);
       // Like the real server, only the first Table of a watch carries the column definitions.
-      const table = tableOf([stored], String(stored.rv), undefined, tableIncludeObject, firstTable);
+      const table = tableOf(collection.resource.kind, [stored], String(stored.rv), undefined, tableIncludeObject, firstTable);
       firstTable = false;
       return JSON.stringify(table);
     },

@@ -56,7 +56,7 @@ export function fakeListWatch<T extends KubeObject>(initial: readonly T[] = [], 
   const remove = (objectOrKey: T | string): T => {
     const key = typeof objectOrKey === 'string' ? objectOrKey : keyFunc(objectOrKey);
     const current = state.get(key);
-    if (current === undefined) throw new Error(`[informer] fakeListWatch: cannot delete ${key}: not present`);
+    if (current === undefined) throw new Error(`[fakeListWatch] cannot delete ${key}: not present`);
     state.delete(key);
     return stamp(current);
   };

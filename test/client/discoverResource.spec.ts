@@ -1,7 +1,9 @@
 import test from 'ava';
 import { createServer } from 'node:http';
 import { firstValueFrom } from 'rxjs';
-import { KubeApiError } from '../../src/errors.js';
+import { KubeApiError, NotSyncedError } from '../../src/errors.js';
+import { informer } from '../../src/informer/informer.js';
+import { listWatch } from '../../src/sources/listWatch.js';
 import { discoverResource, splitResourceText } from '../../src/client/discoverResource.js';
 import { createTestApiServer, type TestApiServer } from '../../src/testServer/index.js';
 import { discoveryTestServer } from '../helpers/discoveryTestServer.js';
@@ -75,4 +77,26 @@ test('splitResourceText', (t) => {
   t.deepEqual(splitResourceText('deployments.apps'), { name: 'deployments', group: 'apps' });
   t.deepEqual(splitResourceText('widgets.example.com'), { name: 'widgets', group: 'example.com' });
   t.deepEqual(splitResourceText('cronjobs.v1beta1.batch'), { name: 'cronjobs', version: 'v1beta1', group: 'batch' });
+});
+
+test('a kind a built-in group version does not have fails the source at once (no CRD can add it); a group the server does not serve yet is waited for', async (t) => {
+  // Issue 43: `{ apiVersion: 'v1', kind: 'Foo' }` retried at the slow end, so whenSynced waited its
+  // whole timeout (5 s, the README's 60 s) to say "not found".
+  const own = await createTestApiServer();
+  t.teardown(() => own.close());
+  const foos = informer(listWatch(own.kubeConfig, { apiVersion: 'v1', kind: 'Foo' }));
+  const connection = foos.connect();
+  t.teardown(() => connection.unsubscribe());
+  const started = performance.now();
+  const error = await t.throwsAsync(foos.whenSynced({ timeoutMs: 30_000 }), { instanceOf: NotSyncedError });
+  t.is(error?.reason, 'failed');
+  t.regex(error?.message ?? '', /cannot discover Foo in v1: not found \(the server has no resource of kind Foo in v1\)/);
+  t.true(performance.now() - started < 10_000, `${Math.round(performance.now() - started)} ms`);
+  const statuses: string[] = [];
+  const gadgets = informer(listWatch(own.kubeConfig, { apiVersion: 'example.com/v1', kind: 'Gadget' }));
+  const sub = gadgets.status$.subscribe((status) => statuses.push(status.type));
+  const waiting = gadgets.connect();
+  t.teardown(() => (waiting.unsubscribe(), sub.unsubscribe()));
+  await t.throwsAsync(gadgets.whenSynced({ timeoutMs: 300 }), { instanceOf: NotSyncedError, message: /not synced after 300 ms/ });
+  t.false(statuses.includes('FAILED'), statuses.join(' '));
 });

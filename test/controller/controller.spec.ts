@@ -93,7 +93,7 @@ test('initialPriority that gives something other than an integer errors the cont
   runMarbles(t, ({ expectObservable }) => {
     const { informer: primary } = sets([set('a')]);
     const out = controller(primary, { reconcile: () => undefined, initialPriority: () => 0.5 });
-    expectObservable(out.pipe(map(view)), '^!').toBe('#', undefined, new TypeError('[informer] controller: initialPriority must return an integer or undefined, got 0.5 for n/a'));
+    expectObservable(out.pipe(map(view)), '^!').toBe('#', undefined, new TypeError('[controller] initialPriority must return an integer or undefined, got 0.5 for n/a'));
   });
 });
 

@@ -117,12 +117,12 @@ test('freshness: a due key whose cache is behind waits without a worker until it
 });
 
 test('bad requests and new options are rejected with the option named', (t) => {
-  t.throws(() => reconcile(() => undefined, { debounceMs: -1 }), { instanceOf: TypeError, message: '[informer] reconcile: debounceMs must be a finite number >= 0, got -1' });
+  t.throws(() => reconcile(() => undefined, { debounceMs: -1 }), { instanceOf: TypeError, message: '[reconcile] debounceMs must be a finite number >= 0, got -1' });
   t.throws(() => reconcile(() => undefined, { timeoutMs: Number.NaN }), { instanceOf: TypeError, message: /timeoutMs/ });
   t.throws(() => reconcile(() => undefined, { priority: 'yes' as never }), { instanceOf: TypeError, message: /priority must be a boolean/ });
   t.throws(() => reconcile(() => undefined, { freshness: {} as never }), { instanceOf: TypeError, message: /freshness must be/ });
   runMarbles(t, ({ cold, expectObservable }) => {
     const input = cold<ReconcileRequest>('-a', { a: { key: 'a', priority: 0.5 } });
-    expectObservable(input.pipe(reconcile(() => undefined))).toBe('-#', undefined, new TypeError('[informer] reconcile: the priority of a must be an integer, got 0.5'));
+    expectObservable(input.pipe(reconcile(() => undefined))).toBe('-#', undefined, new TypeError('[reconcile] the priority of a must be an integer, got 0.5'));
   });
 });

@@ -59,7 +59,7 @@ test('warmReplicas without leadership, or a leadership that is no Observable, is
     const primary = factory.informer({ version: 'v1', plural: 'configmaps' });
     t.throws(() => controller(primary, { warmReplicas: true, reconcile: () => undefined }), { instanceOf: TypeError, message: /warmReplicas needs leadership/ });
     t.throws(() => controller(primary, { leadership: {} as never, reconcile: () => undefined }), { instanceOf: TypeError, message: /leadership must be an Observable/ });
-    t.throws(() => controller(primary, { readYourWrites: { waitMs: -1 }, reconcile: () => undefined }), { instanceOf: TypeError, message: '[informer] controller: readYourWrites.waitMs must be a finite number >= 0, got -1' });
+    t.throws(() => controller(primary, { readYourWrites: { waitMs: -1 }, reconcile: () => undefined }), { instanceOf: TypeError, message: '[controller] readYourWrites.waitMs must be a finite number >= 0, got -1' });
   } finally {
     factory.dispose();
     await server.close();

@@ -37,7 +37,7 @@ test('bad configuration is a TypeError at call time naming what is wrong', (t) =
   ];
   for (const [change, message] of cases) {
     const error = t.throws(() => leaderElection({ ...base, ...change } as LeaderElectionConfig), { instanceOf: TypeError });
-    t.regex(error!.message, /^\[informer\] leaderElection: /);
+    t.regex(error!.message, /^\[leaderElection\] /);
     t.regex(error!.message, message);
   }
 });

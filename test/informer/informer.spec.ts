@@ -92,14 +92,23 @@ test('resync re-delivers cached objects as sync updates on virtual time without 
 
 test('options are checked at call time', (t) => {
   t.throws(() => informer(new Subject<E>(), { graceMs: -5 }), { instanceOf: TypeError, message: /graceMs/ });
-  t.throws(() => informer(new Subject<E>(), { resyncMs: -1 }), { instanceOf: TypeError, message: /informer: resyncMs must be a number >= 0, got -1/ });
+  t.throws(() => informer(new Subject<E>(), { resyncMs: -1 }), { instanceOf: TypeError, message: /^\[informer\] resyncMs must be a number >= 0, got -1$/ });
   const inf = informer(new Subject<E>());
   for (const bad of [-1, Number.NaN]) {
-    t.throws(() => inf.addHandler({}, { resyncMs: bad }), { instanceOf: TypeError, message: `[informer] addHandler: resyncMs must be a number >= 0, got ${bad}` });
+    t.throws(() => inf.addHandler({}, { resyncMs: bad }), { instanceOf: TypeError, message: `[addHandler] resyncMs must be a number >= 0, got ${bad}` });
   }
 });
 
 // The README's "Testing your own pipelines" snippet, verbatim.
+test('indexers given as a function (not an object of them) is a TypeError naming the option, at the call', (t) => {
+  // Issue 43: `indexers: (x) => [x]` was accepted and indexed nothing.
+  t.throws(() => informer(new Subject<RawEvent<KubeObject>>(), { indexers: ((x: KubeObject) => [x.metadata?.name ?? '']) as never }), {
+    instanceOf: TypeError,
+    message: '[informer] indexers must be an object of index functions, like { byNode: (pod) => [pod.spec.nodeName] }, got a function',
+  });
+  t.throws(() => informer(new Subject<RawEvent<KubeObject>>(), { indexers: [] as never }), { instanceOf: TypeError, message: /indexers must be an object of index functions.*got an array$/ });
+});
+
 test('my controller sees the add', (t) =>
   runMarbles(t, ({ cold, expectObservable }) => {
     const source = marbleSource(cold, '-L--a-', { L: listEvents([configMap('x')], '1'), a: added(configMap('y')) });

@@ -187,7 +187,7 @@ test('item 6: a second request for the same informer with other resync, paging, 
       t.is(factory.informer(configMaps), cms, 'no options: whatever the informer has');
       const refused = (options: Parameters<typeof factory.informer>[1], name: string) => {
         const error = t.throws(() => factory.informer(configMaps, options), { instanceOf: TypeError });
-        t.regex(error!.message, new RegExp(`^\\[informer\\] informerFactory: the shared informer for configmaps was created with ${name}\\. `), name);
+        t.regex(error!.message, new RegExp(`^\\[informerFactory\\] the shared informer for configmaps was created with ${name}\\. `), name);
       };
       refused({ resyncMs: 5000 }, 'resyncMs 30000; this request asks for 5000');
       refused({ pageSize: 50 }, 'pageSize 100; this request asks for 50');

@@ -91,7 +91,7 @@ test('lifetime must be factory or held', async (t) => {
   const factory = informerFactory(server.kubeConfig);
   try {
     // @ts-expect-error not a lifetime
-    t.throws(() => factory.informer({ version: 'v1', plural: 'pods' }, { lifetime: 'forever' }), { instanceOf: TypeError, message: "[informer] informerFactory: lifetime must be 'factory' or 'held', got \"forever\"" });
+    t.throws(() => factory.informer({ version: 'v1', plural: 'pods' }, { lifetime: 'forever' }), { instanceOf: TypeError, message: "[informerFactory] lifetime must be 'factory' or 'held', got \"forever\"" });
   } finally {
     factory.dispose();
     await server.close();

@@ -76,6 +76,6 @@ test('a period given as an Observable: the timer restarts at each new period, 0 
 
 test('a period Observable: a bad value errors the stream with a TypeError naming it; its error is the stream error', (t) =>
   runMarbles(t, ({ cold, expectObservable }) => {
-    expectObservable(cold<E>('-----').pipe(resync(cold<number>('--x', { x: -4 })))).toBe('--#', undefined, new TypeError('[informer] resync: periodMs must be a number >= 0, got -4'));
+    expectObservable(cold<E>('-----').pipe(resync(cold<number>('--x', { x: -4 })))).toBe('--#', undefined, new TypeError('[resync] periodMs must be a number >= 0, got -4'));
     expectObservable(cold<E>('-----').pipe(resync(cold<number>('3--#', { 3: 3 }, new Error('periods failed'))))).toBe('---#', undefined, new Error('periods failed'));
   }));

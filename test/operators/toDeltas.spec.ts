@@ -110,7 +110,7 @@ test('a source error passes through; early unsubscribe unsubscribes the source',
 test('an object the key function rejects errors the stream when nobody handles it', (t) =>
   runMarbles(t, ({ cold, expectObservable, expectSubscriptions }) => {
     const source = cold<E>('-a-n-a', { a: added(a), n: added(nameless) });
-    expectObservable(source.pipe(toDeltas())).toBe('-x-#', { x: { type: 'Added', key: 'default/a', object: a } }, invalidObjectError('ADDED', new TypeError('[informer] object has no metadata.name: {"metadata":{"namespace":"x"}}')));
+    expectObservable(source.pipe(toDeltas())).toBe('-x-#', { x: { type: 'Added', key: 'default/a', object: a } }, invalidObjectError('ADDED', new TypeError('[keyFunc] object has no metadata.name: {"metadata":{"namespace":"x"}}')));
     expectSubscriptions(source.subscriptions).toBe('^--!');
   }));
 
@@ -125,7 +125,7 @@ test('with onInvalidObject, a rejected object is reported and skipped, and the s
     });
   });
   t.deepEqual(reported.map((e) => [e.name, e.reason, e.eventType]), [['InformerError', 'invalidObject', 'ADDED'], ['InformerError', 'invalidObject', 'LIST_DONE']]);
-  t.regex(reported[0]!.message, /^\[informer\] skipped the object of a ADDED event: object has no metadata\.name/);
+  t.regex(reported[0]!.message, /^\[informer\] skipped the object of a ADDED event: \[keyFunc\] object has no metadata\.name/);
 });
 
 test('a throwing custom key function is wrapped, never thrown from next()', (t) =>
@@ -138,7 +138,7 @@ test('a throwing custom key function is wrapped, never thrown from next()', (t) 
 test('an unknown raw event type is a clear error', (t) =>
   runMarbles(t, ({ cold, expectObservable }) => {
     const source = cold<E>('-z', { z: { type: 'ERROR' } as unknown as E });
-    expectObservable(source.pipe(toDeltas())).toBe('-#', undefined, new TypeError('[informer] toDeltas: unknown raw event type "ERROR"'));
+    expectObservable(source.pipe(toDeltas())).toBe('-#', undefined, new TypeError('[toDeltas] unknown raw event type "ERROR"'));
   }));
 
 test('a key function that is not a function is rejected at call time', (t) => {

@@ -17,25 +17,25 @@ test('undefined passes every check (the default applies) and a good value is ret
 
 test('one wording: factory, option, rule and the value given', (t) => {
   const cases: Array<[() => unknown, string]> = [
-    [() => checks.positiveInteger('pageSize', 0), '[informer] factory: pageSize must be a positive integer, got 0'],
-    [() => checks.positiveInteger('pageSize', 1.5), '[informer] factory: pageSize must be a positive integer, got 1.5'],
-    [() => checks.positiveInteger('pageSize', '2'), '[informer] factory: pageSize must be a positive integer, got "2"'],
-    [() => checks.positive('retryPeriodMs', 0), '[informer] factory: retryPeriodMs must be a finite number > 0, got 0'],
-    [() => checks.positive('retryPeriodMs', Infinity), '[informer] factory: retryPeriodMs must be a finite number > 0, got Infinity'],
-    [() => checks.nonNegative('graceMs', -1), '[informer] factory: graceMs must be a finite number >= 0, got -1'],
-    [() => checks.nonNegative('graceMs', NaN), '[informer] factory: graceMs must be a finite number >= 0, got NaN'],
-    [() => checks.oneOf('mode', 'c', ['a', 'b']), "[informer] factory: mode must be 'a' or 'b', got \"c\""],
-    [() => checks.func('hook', 1 as never), '[informer] factory: hook must be a function, got 1'],
-    [() => checks.nonEmptyString('name', ''), '[informer] factory: name must be a non-empty string, got ""'],
-    [() => checks.boolean('flag', 'yes'), '[informer] factory: flag must be a boolean, got "yes"'],
-    [() => checks.fail('leaseDurationMs must be greater than renewDeadlineMs'), '[informer] factory: leaseDurationMs must be greater than renewDeadlineMs'],
+    [() => checks.positiveInteger('pageSize', 0), '[factory] pageSize must be a positive integer, got 0'],
+    [() => checks.positiveInteger('pageSize', 1.5), '[factory] pageSize must be a positive integer, got 1.5'],
+    [() => checks.positiveInteger('pageSize', '2'), '[factory] pageSize must be a positive integer, got "2"'],
+    [() => checks.positive('retryPeriodMs', 0), '[factory] retryPeriodMs must be a finite number > 0, got 0'],
+    [() => checks.positive('retryPeriodMs', Infinity), '[factory] retryPeriodMs must be a finite number > 0, got Infinity'],
+    [() => checks.nonNegative('graceMs', -1), '[factory] graceMs must be a finite number >= 0, got -1'],
+    [() => checks.nonNegative('graceMs', NaN), '[factory] graceMs must be a finite number >= 0, got NaN'],
+    [() => checks.oneOf('mode', 'c', ['a', 'b']), "[factory] mode must be 'a' or 'b', got \"c\""],
+    [() => checks.func('hook', 1 as never), '[factory] hook must be a function, got 1'],
+    [() => checks.nonEmptyString('name', ''), '[factory] name must be a non-empty string, got ""'],
+    [() => checks.boolean('flag', 'yes'), '[factory] flag must be a boolean, got "yes"'],
+    [() => checks.fail('leaseDurationMs must be greater than renewDeadlineMs'), '[factory] leaseDurationMs must be greater than renewDeadlineMs'],
   ];
   for (const [call, message] of cases) t.is(t.throws(call, { instanceOf: TypeError })?.message, message);
 });
 
 test('the options themselves must be an object; undefined only where they are optional', (t) => {
   t.notThrows(() => optionChecks('f', undefined));
-  t.is(t.throws(() => optionChecks('f', undefined, false), { instanceOf: TypeError })?.message, '[informer] f: the options must be an object, got undefined');
-  t.is(t.throws(() => optionChecks('f', null), { instanceOf: TypeError })?.message, '[informer] f: the options must be an object, got null');
-  t.is(t.throws(() => optionChecks('f', 5), { instanceOf: TypeError })?.message, '[informer] f: the options must be an object, got 5');
+  t.is(t.throws(() => optionChecks('f', undefined, false), { instanceOf: TypeError })?.message, '[f] the options must be an object, got undefined');
+  t.is(t.throws(() => optionChecks('f', null), { instanceOf: TypeError })?.message, '[f] the options must be an object, got null');
+  t.is(t.throws(() => optionChecks('f', 5), { instanceOf: TypeError })?.message, '[f] the options must be an object, got 5');
 });

@@ -201,3 +201,14 @@ test('maxListBytes must be a positive integer: a TypeError naming it, at the cal
     t.throws(() => listWatch(kubeConfig, { version: 'v1', plural: 'configmaps' }, { maxListBytes: bad }), { instanceOf: TypeError, message: /maxListBytes must be a positive integer/ });
   }
 });
+
+test('a label or field selector that is not a string is a TypeError naming it, at the call (it was sent as "[object Object]")', (t) => {
+  const kubeConfig = new KubeConfig();
+  kubeConfig.loadFromOptions({ clusters: [{ name: 'c', server: 'http://127.0.0.1:1' }], users: [{ name: 'u' }], contexts: [{ name: 'x', cluster: 'c', user: 'u' }], currentContext: 'x' });
+  t.throws(() => listWatch(kubeConfig, { version: 'v1', plural: 'configmaps' }, { labelSelector: { app: 'web' } as never }), {
+    instanceOf: TypeError,
+    message: '[listWatch] labelSelector must be a string, like "app=web,tier!=db", got an object',
+  });
+  t.throws(() => listWatch(kubeConfig, { version: 'v1', plural: 'configmaps' }, { fieldSelector: 5 as never }), { instanceOf: TypeError, message: /fieldSelector must be a string, like "metadata\.name=x", got 5/ });
+  t.notThrows(() => listWatch(kubeConfig, { version: 'v1', plural: 'configmaps' }, { labelSelector: '', fieldSelector: 'metadata.name=x' }));
+});

@@ -40,7 +40,7 @@ test('a malformed shardSelector is a TypeError when the source is built: nothing
   kubeConfig.loadFromOptions({ clusters: [{ name: 'c', server: 'http://127.0.0.1:1' }], users: [{ name: 'u' }], contexts: [{ name: 'x', cluster: 'c', user: 'u' }], currentContext: 'x' });
   t.throws(() => listWatch(kubeConfig, configmaps, { shardSelector: "shardRange(object.metadata.uid, '0x0', '0x8000000000000000')" }), {
     instanceOf: TypeError,
-    message: /^\[informer\] shardSelector: invalid shard selector: the start "0x0" must be 16 hex digits/,
+    message: /^\[shardSelector\] invalid shard selector: the start "0x0" must be 16 hex digits/,
   });
 });
 

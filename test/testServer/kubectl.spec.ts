@@ -60,7 +60,24 @@ test('kubectl get configmaps -o json lists what the server holds', async (t) => 
     const all = JSON.parse((await k.run('get', 'configmaps', '--all-namespaces', '-o', 'json', '-l', 'app=x')).stdout);
     t.deepEqual(all.items.map((i: any) => i.metadata.name), ['one']);
     const table = (await k.run('get', 'configmaps', '-n', 'other')).stdout;
-    t.regex(table, /^NAME\s+AGE\nthree\s+\d+s\n$/);
+    t.regex(table, /^NAME\s+DATA\s+AGE\nthree\s+1\s+\d+s\n$/);
+  });
+});
+
+test('kubectl get pods -A prints the columns kube-apiserver gives pods: NAMESPACE NAME READY STATUS RESTARTS AGE', async (t) => {
+  // Issue 43: the server's Tables had Name and Age only, for every kind.
+  await withKubectl(async (k) => {
+    const container = (name: string) => ({ name, image: 'nginx' });
+    k.server.create('pods', { metadata: { name: 'web-1', namespace: 'web' }, spec: { nodeName: 'node-a', containers: [container('app'), container('sidecar')] },
+      status: { phase: 'Running', podIP: '10.0.0.5', containerStatuses: [{ name: 'app', ready: true, restartCount: 2 }, { name: 'sidecar', ready: false, restartCount: 1 }] } });
+    k.server.create('pods', { metadata: { name: 'job-1', namespace: 'batch' }, spec: { containers: [container('app')] },
+      status: { phase: 'Pending', containerStatuses: [{ name: 'app', ready: false, restartCount: 0, state: { waiting: { reason: 'ImagePullBackOff' } } }] } });
+    const lines = (await k.run('get', 'pods', '-A')).stdout.trimEnd().split('\n').map((line) => line.trim().split(/\s+/));
+    t.deepEqual(lines[0], ['NAMESPACE', 'NAME', 'READY', 'STATUS', 'RESTARTS', 'AGE']);
+    t.deepEqual(lines.slice(1).map((cells) => cells.slice(0, 5)), [['batch', 'job-1', '0/1', 'ImagePullBackOff', '0'], ['web', 'web-1', '1/2', 'Running', '3']]);
+    const wide = (await k.run('get', 'pods', '-n', 'web', '-o', 'wide')).stdout.split('\n').map((line) => line.trim().split(/\s+/));
+    t.deepEqual(wide[0], ['NAME', 'READY', 'STATUS', 'RESTARTS', 'AGE', 'IP', 'NODE']);
+    t.deepEqual([wide[1]![5], wide[1]![6]], ['10.0.0.5', 'node-a']);
   });
 });
 
@@ -127,6 +144,25 @@ test('kubectl create -f, label, patch (json, merge) and delete change the server
     t.regex((await k.run('delete', 'configmap', 'from-file', '-n', 'team')).stdout, /configmap "from-file" deleted/);
     t.is(k.server.get('configmaps', 'team', 'from-file'), undefined);
     await t.throwsAsync(k.run('delete', 'configmap', 'from-file', '-n', 'team'), { message: /NotFound|not found/ });
+  });
+});
+
+test('kubectl create configmap sends protobuf: the server answers 415 UnsupportedMediaType as kube-apiserver answers a body it cannot read, and the JSON route works', async (t) => {
+  // Issue 43: kubectl 1.32's generators send built-in types as protobuf; the server answered 400
+  // "not valid JSON". It now answers what kube-apiserver answers for a media type it cannot decode.
+  // kubectl 1.32 does not retry such a create as JSON (checked here: one request), so the README
+  // gives the JSON route: the generator's output piped into `kubectl create -f -`.
+  await withKubectl(async (k) => {
+    k.server.clearRequests();
+    await t.throwsAsync(k.run('create', 'configmap', 'literal', '-n', 'team', '--from-literal=mode=fast'), {
+      message: /error: failed to create configmap: the body of the request was in an unknown format - accepted media types include: application\/json\n/,
+    });
+    t.deepEqual(k.server.requests.filter((r) => r.verb === 'create').map((r) => [r.headers.contentType, r.status]), [['application/vnd.kubernetes.protobuf', 415]]);
+    const generated = (await k.run('create', 'configmap', 'literal', '-n', 'team', '--from-literal=mode=fast', '--dry-run=client', '-o', 'json')).stdout;
+    const file = join(k.dir, 'generated.json');
+    await writeFile(file, generated);
+    t.regex((await k.run('create', '-f', file)).stdout, /configmap\/literal created/);
+    t.deepEqual(k.server.get('configmaps', 'team', 'literal')?.['data'], { mode: 'fast' });
   });
 });
 

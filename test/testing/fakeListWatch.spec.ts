@@ -41,5 +41,5 @@ test('drop-watch changes are invisible until a relist; a late subscriber lists t
 
 test('deleting an unknown key is a clear error', (t) => {
   const api = fakeListWatch<ConfigMapObject>();
-  t.throws(() => api.delete('default/nope'), { message: '[informer] fakeListWatch: cannot delete default/nope: not present' });
+  t.throws(() => api.delete('default/nope'), { message: '[fakeListWatch] cannot delete default/nope: not present' });
 });

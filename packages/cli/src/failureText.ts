@@ -76,7 +76,7 @@ function apiErrorText(error: KubeApiError, context: FailureContext): string {
   return `Error from server${reason}: ${message}`;
 }
 
-/** A library message without its `[informer] ` prefix and the `list failed: ` kind of lead. */
+/** A library message without its `[informer] ` (or other part's, `[listWatch] `) prefix and the `list failed: ` kind of lead. */
 function plain(message: string): string {
-  return message.replace(/^\[informer\] /, '').replace(/^(list|watch|discover) failed: /, '');
+  return message.replace(/^\[[A-Za-z.]+\] /, '').replace(/^(list|watch|discover) failed: /, '');
 }

@@ -66,9 +66,24 @@ export function createLiveOutput(config: LiveOutputConfig): WatchOutput {
       screen.close();
       if (!summary || !watch) return;
       const width = screen.size().width;
-      const fit = (line: string): string => (line.length > width ? `${line.slice(0, width - 1)}…` : line);
-      stdout.write(`${fit(statusLine(state, summary.snapshot, watch.resource.plural, Date.now()))}\n`);
+      // Back on the normal screen the summary stays: wrapped at its parts, never cut off.
+      stdout.write(`${wrapParts(statusLine(state, summary.snapshot, watch.resource.plural, Date.now()), width).join('\n')}\n`);
       for (const name of indexNames) stdout.write(`${formatIndexSummary(indexSummary(summary.snapshot, name, 10), width)}\n`);
     },
   };
+}
+
+/** `a · b · c` in lines of at most `width` characters, broken after a ` · `; continuation lines indented by two spaces. */
+function wrapParts(line: string, width: number): string[] {
+  const lines: string[] = [];
+  let current = '';
+  for (const part of line.split(' · ')) {
+    const next = current === '' ? part : `${current} · ${part}`;
+    if (next.length <= width || current === '') current = next;
+    else {
+      lines.push(`${current} ·`);
+      current = `  ${part}`;
+    }
+  }
+  return [...lines, current];
 }

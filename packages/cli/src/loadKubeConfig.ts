@@ -10,6 +10,8 @@ export interface LoadKubeConfigConfig {
   readonly path?: string;
   /** `--context`: use this context instead of the file's current one. */
   readonly context?: string;
+  /** `--server`: this address instead of the current cluster's; with no kubeconfig, this server with no credentials. */
+  readonly server?: string;
   /** Default `process.env` (`KUBECONFIG`, `KUBERNETES_SERVICE_HOST`, `HOME`). */
   readonly env?: NodeJS.ProcessEnv;
 }
@@ -47,6 +49,8 @@ export async function loadKubeConfig(config: LoadKubeConfigConfig = {}): Promise
       kubeConfig.loadFromFile(defaultFile);
     } else if (env['KUBERNETES_SERVICE_HOST']) {
       kubeConfig.loadFromCluster();
+    } else if (config.server !== undefined) {
+      kubeConfig.loadFromOptions({ clusters: [{ name: 'server', server: config.server }], users: [{ name: 'anonymous' }], contexts: [{ name: 'server', cluster: 'server', user: 'anonymous' }], currentContext: 'server' });
     } else {
       const looked = [...fromEnv.map((file) => `${file} ($KUBECONFIG)`), ...(defaultFile ? [defaultFile] : [])].join(', ');
       throw cliFailure(
@@ -64,8 +68,14 @@ export async function loadKubeConfig(config: LoadKubeConfigConfig = {}): Promise
     }
     kubeConfig.setCurrentContext(config.context);
   }
-  if (!kubeConfig.getCurrentCluster()) {
+  const cluster = kubeConfig.getCurrentCluster();
+  if (!cluster) {
     throw cliFailure(`the kubeconfig's context ${JSON.stringify(kubeConfig.getCurrentContext())} names no cluster; pass --context <name>`);
+  }
+  if (config.server !== undefined && cluster.server !== config.server) {
+    // As kubectl's --server: the current context's cluster at another address, its user unchanged.
+    const clusters = kubeConfig.clusters.map((c) => (c.name === cluster.name ? { ...c, server: config.server! } : c));
+    kubeConfig.loadFromOptions({ clusters, users: kubeConfig.users, contexts: kubeConfig.contexts, currentContext: kubeConfig.currentContext });
   }
   return kubeConfig;
 }

@@ -59,6 +59,7 @@ async function main(argv: readonly string[]): Promise<number> {
       loadKubeConfig({
         ...(command.kubeconfig !== undefined ? { path: command.kubeconfig } : {}),
         ...(command.context !== undefined ? { context: command.context } : {}),
+        ...(command.server !== undefined ? { server: command.server } : {}),
       }),
     );
     kubeConfig.catch(() => undefined); // runWatch reports it

@@ -32,6 +32,8 @@ export interface WatchCommand extends OutputOptions {
   readonly requestTimeoutMs: number;
   readonly kubeconfig?: string;
   readonly context?: string;
+  /** `--server`: the API server's address, instead of (or without) the kubeconfig's cluster. */
+  readonly server?: string;
 }
 
 /** `rx-informer demo …`: the watch against an in-process API server with churn. */
@@ -86,6 +88,7 @@ export const watchFlags = {
   'request-timeout': { type: 'string', value: 'duration', help: 'Give up (exit 1) when the server has not answered for this long, e.g. 30s, 2m (default 0: keep trying)' },
   kubeconfig: { type: 'string', value: 'path', help: 'Kubeconfig file (default: $KUBECONFIG, then ~/.kube/config)' },
   context: { type: 'string', value: 'name', help: 'Kubeconfig context (default: the current one)' },
+  server: { type: 'string', short: 's', value: 'url', help: "The API server's address (overrides the kubeconfig's; without a kubeconfig: no credentials)" },
   help: { type: 'boolean', short: 'h', help: 'This help' },
 } as const satisfies FlagSpecs;
 
@@ -137,7 +140,8 @@ ${flagHelp(demoFlags)}
   return `rx-informer: a Kubernetes informer in a terminal.
 
 Usage:
-  rx-informer watch <resource> [flags]   List+Watch a resource and show it live (like kubectl get -w)
+  rx-informer watch <resource> [flags]   List+Watch a resource and show it live (like kubectl get -w;
+                                         rx-informer get <resource> -w is the same)
   rx-informer demo [flags]               The same against an in-process API server with churn
   rx-informer help [command]             Help for a command
   rx-informer --version                  The version
@@ -177,6 +181,10 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
       return { command: 'version' };
     case 'watch':
       return parseWatch(rest);
+    case 'get':
+      // kubectl's habit: `get -w` is what watch does; a plain `get` lists once, which this does not.
+      if (rest.some((arg) => /^(-w|--watch)(=(t|T|true|TRUE|True|1))?$/.test(arg))) return parseWatch(rest);
+      throw usageError(`rx-informer lists and then watches, as kubectl get -w does: add -w, or run rx-informer watch ${rest.join(' ')}`.trimEnd(), 'watch');
     case 'demo':
       return parseDemo(rest);
     default:
@@ -203,6 +211,7 @@ function parseWatch(args: readonly string[]): WatchCommand | HelpCommand {
     ...outputOptions(flags),
     ...(flags.kubeconfig !== undefined ? { kubeconfig: nonEmpty('--kubeconfig', flags.kubeconfig) } : {}),
     ...(flags.context !== undefined ? { context: nonEmpty('--context', flags.context) } : {}),
+    ...(flags.server !== undefined ? { server: nonEmpty('--server', flags.server) } : {}),
   };
 }
 

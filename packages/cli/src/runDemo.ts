@@ -1,3 +1,6 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createTestApiServer } from 'rx-informer/test-server';
 import { demoCluster } from './demoCluster.js';
 import type { CliOutput } from './liveScreen.js';
@@ -24,6 +27,10 @@ export interface RunDemoConfig extends Omit<DemoCommand, 'command' | 'noColor'> 
  */
 export async function runDemo(config: RunDemoConfig): Promise<number> {
   const server = await createTestApiServer({ changeLogSize: 100_000 });
+  // Its kubeconfig as a file, for kubectl or a second rx-informer beside the demo; removed at the end.
+  const dir = await mkdtemp(join(tmpdir(), 'rx-informer-demo-'));
+  const kubeconfig = join(dir, 'kubeconfig');
+  await server.writeKubeConfig(kubeconfig);
   const stopChurn: Array<() => void> = [];
   const stop = new AbortController();
   const abort = (): void => stop.abort(config.signal.reason);
@@ -49,6 +56,7 @@ export async function runDemo(config: RunDemoConfig): Promise<number> {
       signal: stop.signal,
       banner: [
         `demo: in-process API server at ${server.url} · ${n(cluster.namespaces.length)} namespaces · ${n(cluster.nodes.length)} nodes · ${n(cluster.pods)} pods · churn ~${n(config.rate)} events/s`,
+        `kubeconfig: ${kubeconfig} (KUBECONFIG=${kubeconfig} kubectl get pods -A, while the demo runs)`,
         'on a cluster: rx-informer watch pods -A --index node=.spec.nodeName',
       ],
     });
@@ -57,5 +65,6 @@ export async function runDemo(config: RunDemoConfig): Promise<number> {
     config.signal.removeEventListener('abort', abort);
     for (const stopIt of stopChurn) stopIt();
     await server.close();
+    await rm(dir, { recursive: true, force: true });
   }
 }

@@ -18,7 +18,7 @@ import type { ResolvedWatch, WatchOutput } from './watchOutput.js';
 import { createWatchState, type WatchState } from './watchState.js';
 
 /** What {@link runWatch} watches (the `watch` command's options), where it writes, and when it stops. */
-export interface RunWatchConfig extends Omit<WatchCommand, 'command' | 'kubeconfig' | 'context' | 'noColor'> {
+export interface RunWatchConfig extends Omit<WatchCommand, 'command' | 'kubeconfig' | 'context' | 'server' | 'noColor'> {
   /** The cluster; or the promise of it, so that a terminal shows its first frame while client-node loads. */
   readonly kubeConfig: KubeConfig | Promise<KubeConfig>;
   readonly stdout: CliOutput;

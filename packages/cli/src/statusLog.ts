@@ -40,6 +40,10 @@ export function createStatusLog(config: StatusLogConfig): StatusLog {
   let watch: ResolvedWatch | undefined;
   let last = '';
   const plural = (): string => watch?.resource.plural ?? 'objects';
+  /** What `count` objects are called: kubectl's singular (the lower-cased kind) for one. */
+  const noun = (count: number): string => (count === 1 && watch !== undefined ? watch.resource.kind.toLowerCase() : plural());
+  /** The counts and phase the last status line showed: the closing line is not printed again for the same. */
+  const shown = (): string => `${state.counts.add}/${state.counts.update}/${state.counts.delete}/${state.phase.type}`;
   const summaries = (snapshot: Snapshot<KubeObject>, limit: number): void => {
     for (const name of indexNames) log(formatIndexSummary(indexSummary(snapshot, name, limit)));
   };
@@ -63,19 +67,19 @@ export function createStatusLog(config: StatusLogConfig): StatusLog {
     },
     synced(snapshot) {
       const took = state.syncMs === undefined ? '' : ` in ${(state.syncMs / 1000).toFixed(2)}s`;
-      log(`synced ${snapshot.size.toLocaleString('en-US')} ${plural()}${took} (${state.syncPages} page${state.syncPages === 1 ? '' : 's'}) at resourceVersion ${snapshot.resourceVersion}`);
+      log(`synced ${snapshot.size.toLocaleString('en-US')} ${noun(snapshot.size)}${took} (${state.syncPages} page${state.syncPages === 1 ? '' : 's'}) at resourceVersion ${snapshot.resourceVersion}`);
       summaries(snapshot, 20);
     },
     warning: (message) => log(message.replace(/^\[informer\] /, '')),
     tick(snapshot) {
       if (!snapshot.synced) return;
-      const now = `${state.counts.add}/${state.counts.update}/${state.counts.delete}/${state.phase.type}`;
+      const now = shown();
       if (now === last) return;
       last = now;
-      log(`${new Date().toISOString().slice(11, 19)} ${statusLine(state, snapshot, plural(), Date.now())}`);
+      log(`${new Date().toISOString().slice(11, 19)} ${statusLine(state, snapshot, noun(snapshot.size), Date.now())}`);
     },
     close(snapshot) {
-      log(statusLine(state, snapshot, plural(), Date.now()));
+      if (shown() !== last) log(statusLine(state, snapshot, noun(snapshot.size), Date.now()));
       summaries(snapshot, 10);
     },
   };

@@ -1,5 +1,6 @@
 import test from 'ava';
 import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { cliBin, spawnCli } from './spawnCli.js';
 
@@ -12,6 +13,10 @@ test.serial('demo --seconds 3 --pods 300 on a pipe: the pods\' table, then a row
   const out = cli.stdout();
   const err = cli.stderr();
   t.regex(err, /^demo: in-process API server at http:\/\/127\.0\.0\.1:\d+ · 20 namespaces · 50 nodes · 300 pods · churn ~300 events\/s$/m);
+  // Issue 43: the demo printed only a URL; other processes need a kubeconfig (removed when it ends).
+  const kubeconfig = /^kubeconfig: (\S+) \(KUBECONFIG=\1 kubectl get pods -A, while the demo runs\)$/m.exec(err)?.[1];
+  t.truthy(kubeconfig, err.slice(0, 1000));
+  t.false(existsSync(kubeconfig!), 'removed at the end');
   // The churn starts with the server, so the list already sees some of it: about 300 pods.
   const synced = /^synced (\d+) pods in [\d.]+s \(1 page\) at resourceVersion \d+$/m.exec(err);
   t.truthy(synced, err.slice(0, 2000));

@@ -60,3 +60,15 @@ test('no kubeconfig anywhere, a missing --kubeconfig file, an unknown or broken 
   const unreadable = await t.throwsAsync(loadKubeConfig({ path: file, env: {} }), { instanceOf: CliError });
   t.regex(unreadable?.message ?? '', /^error: cannot read the kubeconfig: /);
 });
+
+test('--server without a kubeconfig talks to that server with no credentials; with one, it replaces the current cluster\'s address', async (t) => {
+  const path = await dir(t);
+  const alone = await loadKubeConfig({ server: 'http://127.0.0.1:8001', env: { HOME: path } });
+  t.is(alone.getCurrentCluster()?.server, 'http://127.0.0.1:8001');
+  t.is(alone.getCurrentUser()?.token, undefined);
+  await writeFile(join(path, 'config'), kubeconfig('first'));
+  const over = await loadKubeConfig({ path: join(path, 'config'), server: 'https://other.example:6443' });
+  t.is(over.getCurrentCluster()?.server, 'https://other.example:6443');
+  t.is(over.getCurrentUser()?.token, 'x', 'the context\'s user stays');
+  t.is(contextNamespace(over), 'team-a');
+});

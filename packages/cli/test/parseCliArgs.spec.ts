@@ -102,3 +102,16 @@ test('parseFlags: repeatable flags, booleans, positionals anywhere', (t) => {
   t.throws(() => parseFlags(['--v'], specs), { instanceOf: FlagError, message: 'flag needs an argument: --v' });
   t.throws(() => parseFlags(['--=x'], specs), { instanceOf: FlagError, message: 'bad flag syntax: --=x' });
 });
+
+test('kubectl habits: get <resource> -w is watch; get without -w says what to type instead (issue 43)', (t) => {
+  t.deepEqual(parseCliArgs(['get', 'pods', '-w', '-A']), parseCliArgs(['watch', 'pods', '-A']));
+  t.like(parseCliArgs(['get', '--watch', 'po']), { command: 'watch', resource: 'po' });
+  const error = t.throws(() => parseCliArgs(['get', 'pods', '-n', 'web']), { instanceOf: CliError });
+  t.is(error?.exitCode, 2);
+  t.regex(error?.message ?? '', /^error: rx-informer lists and then watches, as kubectl get -w does: add -w, or run rx-informer watch pods -n web$/m);
+});
+
+test('--server (-s) names the API server, as kubectl\'s does', (t) => {
+  t.like(parseCliArgs(['watch', 'pods', '--server', 'http://127.0.0.1:8001']), { command: 'watch', server: 'http://127.0.0.1:8001' });
+  t.like(parseCliArgs(['watch', 'pods', '-s', 'https://k8s.example:6443']), { command: 'watch', server: 'https://k8s.example:6443' });
+});

@@ -1,4 +1,5 @@
 import { ControllerError } from '../../errors.js';
+import { argumentError } from '../../options/optionChecks.js';
 
 /**
  * How one run of a key ended, as the work queue's runtime saw it: the handler's last value, or
@@ -50,5 +51,5 @@ export function afterRun(key: string, end: RunEnd, timeoutError?: Error): AfterR
 
 function badResult(key: string, field: string, rule: string, value: object): TypeError {
   const given = (value as Record<string, unknown>)[field];
-  return new TypeError(`[informer] reconcile: ${field} must be ${rule}; the handler of ${key} resolved to { ${field}: ${JSON.stringify(given) ?? String(given)} }`);
+  return argumentError('reconcile', `${field} must be ${rule}; the handler of ${key} resolved to { ${field}: ${JSON.stringify(given) ?? String(given)} }`);
 }

@@ -2,7 +2,7 @@ import { type OperatorFunction, type SchedulerLike, type Subscription } from 'rx
 import { ControllerError } from '../../errors.js';
 import type { ReconcileResultLabel } from '../../metrics/reconcileMetrics.js';
 import { operate } from '../../operators/operate.js';
-import { describe } from '../../options/optionChecks.js';
+import { argumentError, describe } from '../../options/optionChecks.js';
 import { refCacheKey, type ObjectRef } from '../../store/objectRef.js';
 import type { ControllerRequest } from '../controllerRequest.js';
 import type { ReconcileReason } from '../reconcileReason.js';
@@ -163,7 +163,7 @@ export function queueRuntime(handler: ReconcileHandler, c: ResolvedReconcileConf
         caughtUp?.unsubscribe();
         timers.clear();
         for (const { abort, subscription, timeout } of runs.values()) {
-          abort.abort(new Error('[informer] reconcile: unsubscribed'));
+          abort.abort(new Error('[reconcile] unsubscribed'));
           subscription?.unsubscribe();
           timeout?.unsubscribe();
         }
@@ -228,8 +228,8 @@ const triggered: readonly ReconcileReason[] = [{ type: 'trigger' }];
 function requestOf(item: QueueItem): ReconcileRequest {
   if (typeof item === 'string') return { key: item };
   const request = keyed(item);
-  if (request === undefined) throw new TypeError(`[informer] reconcile: expected a key or { key, priority?, reasons? }, got ${describe(item)}`);
-  if (request.priority !== undefined && !Number.isInteger(request.priority)) throw new TypeError(`[informer] reconcile: the priority of ${request.key} must be an integer, got ${describe(request.priority)}`);
+  if (request === undefined) throw argumentError('reconcile', `expected a key or { key, priority?, reasons? }, got ${describe(item)}`);
+  if (request.priority !== undefined && !Number.isInteger(request.priority)) throw argumentError('reconcile', `the priority of ${request.key} must be an integer, got ${describe(request.priority)}`);
   return request;
 }
 
@@ -260,7 +260,7 @@ function shutdownTimeoutError(name: string, graceMs: number, running: readonly s
 }
 
 function timeoutError(key: string, timeoutMs: number): ControllerError {
-  return new ControllerError('timeout', `[informer] reconcile: the run of ${key} took longer than ${timeoutMs} ms; aborted`, { key });
+  return new ControllerError('timeout', `the run of ${key} took longer than ${timeoutMs} ms; aborted`, { key });
 }
 
 function resultLabel(decision: AfterRun): ReconcileResultLabel {

@@ -2,6 +2,7 @@ import type { Draft } from 'immer';
 import type { KubeObject } from '../../store/kubeObject.js';
 import { setControllerReference } from '../../store/ownerReferences.js';
 import type { ResourceClient, WriteOptions } from '../../client/resourceClient.js';
+import { argumentError } from '../../options/optionChecks.js';
 
 /** What {@link createOrUpdate} did (controller-runtime's `OperationResult` of `CreateOrPatch`). */
 export type CreateOrUpdateResult = 'created' | 'updated' | 'updatedStatus' | 'updatedStatusOnly' | 'unchanged';
@@ -54,9 +55,9 @@ export async function createOrUpdate<T extends KubeObject>(
 ): Promise<{ readonly result: CreateOrUpdateResult; readonly object: T }> {
   const { owner, ...options } = config;
   const named = desired?.metadata?.name;
-  if (typeof named !== 'string' || named === '') throw new TypeError('[informer] createOrUpdate: desired needs metadata.name');
+  if (typeof named !== 'string' || named === '') throw argumentError('createOrUpdate', 'desired needs metadata.name');
   if (current !== undefined && (current.metadata?.name !== named || (current.metadata?.namespace ?? '') !== (desired.metadata?.namespace ?? ''))) {
-    throw new TypeError(`[informer] createOrUpdate: current is ${current.metadata?.namespace ?? ''}/${current.metadata?.name}, desired is ${desired.metadata?.namespace ?? ''}/${named}`);
+    throw argumentError('createOrUpdate', `current is ${current.metadata?.namespace ?? ''}/${current.metadata?.name}, desired is ${desired.metadata?.namespace ?? ''}/${named}`);
   }
   const { status, metadata, ...rest } = desired as T & { status?: unknown };
   // What the server owns is never sent: a create carrying a resourceVersion is refused outright.

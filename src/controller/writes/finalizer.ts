@@ -3,6 +3,7 @@ import type { JsonPatchOperation } from '../../client/editPatch.js';
 import type { RequestOptions, ResourceClient } from '../../client/resourceClient.js';
 import { behindOwnWrite } from '../../client/behindOwnWrite.js';
 import { writeRecord } from '../../client/writeRecord.js';
+import { argumentError } from '../../options/optionChecks.js';
 
 /**
  * What a finalizer's handler is given besides the object: the run's abort signal, to pass to its
@@ -118,8 +119,8 @@ export async function finalizer<T extends KubeObject, R>(
   handlers: FinalizerHandlers<T, R>,
   options: RequestOptions = {},
 ): Promise<R | Record<string, never>> {
-  if (typeof name !== 'string' || !/^[^/]+\/[^/]+$/.test(name)) throw new TypeError(`[informer] finalizer: the name must be qualified, like example.com/cleanup; got ${String(name)}`);
-  if (typeof handlers?.apply !== 'function' || typeof handlers?.cleanup !== 'function') throw new TypeError('[informer] finalizer: handlers need apply and cleanup functions');
+  if (typeof name !== 'string' || !/^[^/]+\/[^/]+$/.test(name)) throw argumentError('finalizer', `the name must be qualified, like example.com/cleanup; got ${String(name)}`);
+  if (typeof handlers?.apply !== 'function' || typeof handlers?.cleanup !== 'function') throw argumentError('finalizer', 'handlers need apply and cleanup functions');
   const finalizers = object.metadata?.finalizers;
   const index = finalizers?.indexOf(name) ?? -1;
   const deleting = object.metadata?.deletionTimestamp !== undefined && object.metadata.deletionTimestamp !== null;

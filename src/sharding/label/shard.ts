@@ -11,6 +11,7 @@ import type { ControllerContext, Reconciler } from '../../controller/reconcileOb
 import { ownerLabelSelector } from './shardLabels.js';
 import type { ResolvedShardingConfig } from '../shardingConfig.js';
 import { releasePatch } from './shardMove.js';
+import { argumentError } from '../../options/optionChecks.js';
 
 /**
  * One membership term of this replica in a ring: who it is, which objects are its own, and the
@@ -54,7 +55,7 @@ export function createShard(c: ResolvedShardingConfig, identity: string): Shard 
     selector: { labelSelector },
     listWatch: (resource, config = {}) => listWatch(c.kubeConfig, resource, { ...config, labelSelector: config.labelSelector ? `${config.labelSelector},${labelSelector}` : labelSelector }),
     reconciler<T extends KubeObject>(reconcile: Reconciler<T>): Reconciler<T> {
-      if (typeof reconcile !== 'function') throw new TypeError('[informer] Shard.reconciler: reconcile must be a function');
+      if (typeof reconcile !== 'function') throw argumentError('Shard.reconciler', 'reconcile must be a function');
       const released = new Set<string>();
       const draining = (object: KubeObject): boolean => object.metadata?.labels?.[c.labels.drain] !== undefined;
       const release = async (object: Frozen<T>, key: string, context: ControllerContext<T>): Promise<undefined> => {

@@ -1,3 +1,4 @@
+import { argumentError } from '../../options/optionChecks.js';
 /**
  * The names label-mode sharding writes on the sharded objects, in one place: the owner label and
  * the drain label (the member Leases' label is {@link ringLabel}). The layout follows
@@ -24,7 +25,7 @@ const ringName = /^[a-z0-9]([-a-z0-9]{0,48}[a-z0-9])?$/;
  */
 export function shardLabels(ring: string): ShardLabels {
   if (typeof ring !== 'string' || !ringName.test(ring)) {
-    throw new TypeError(`[informer] sharding: the ring name must be a DNS label of at most 50 characters ([-a-z0-9], alphanumeric at both ends), got ${JSON.stringify(ring)}`);
+    throw argumentError('sharding', `the ring name must be a DNS label of at most 50 characters ([-a-z0-9], alphanumeric at both ends), got ${JSON.stringify(ring)}`);
   }
   return { shard: `shard.sharding.rx-informer.dev/${ring}`, drain: `drain.sharding.rx-informer.dev/${ring}` };
 }

@@ -79,7 +79,7 @@ export function handshake(config: HandshakeStepConfig, io: HandshakeIo): Observa
           list = io.list().pipe(take(1)).subscribe({
             next: (leases) => feed({ type: 'listed', leases }),
             error: (error: unknown) => feed({ type: 'listFailed', error }),
-            complete: () => state.kind === 'checking' && feed({ type: 'listFailed', error: new Error('[informer] sharded: the fresh list of the ring completed without a value') }),
+            complete: () => state.kind === 'checking' && feed({ type: 'listFailed', error: new Error('[sharded] the fresh list of the ring completed without a value') }),
           });
           return;
         case 'drain':

@@ -8,6 +8,7 @@ import type { Reconciler } from '../../controller/reconcileObjects.js';
 import type { KubeObject } from '../../store/kubeObject.js';
 import { lowPriority } from '../../controller/reconcileReason.js';
 import { shardSelectorMatches, type ShardField, type ShardRange } from '../../sources/shardSelector.js';
+import { argumentError } from '../../options/optionChecks.js';
 
 /**
  * One stretch of a membership term of a replica in a server-side ring (`mode: 'server'`): the hash
@@ -112,7 +113,7 @@ export function createServerShard(kubeConfig: KubeConfigLike, identity: string, 
     shardSelector,
     selector: { shardSelector },
     reconciler(reconcile) {
-      if (typeof reconcile !== 'function') throw new TypeError('[informer] ServerShard.reconciler: reconcile must be a function');
+      if (typeof reconcile !== 'function') throw argumentError('ServerShard.reconciler', 'reconcile must be a function');
       return (object, context) => runs.track(reconcile(object, context));
     },
   };

@@ -1,6 +1,7 @@
 import { shardSpaceEnd, type ShardRange } from '../../sources/shardSelector.js';
 import { hash32 } from '../hash32.js';
 import { normalizeRanges } from './rangeSet.js';
+import { argumentError } from '../../options/optionChecks.js';
 
 /** Options of {@link shardRanges}. */
 export interface ShardRangesConfig {
@@ -37,7 +38,7 @@ export const defaultShardBuckets = 64;
  */
 export function shardRanges(members: Iterable<string>, config: ShardRangesConfig = {}): ReadonlyMap<string, readonly ShardRange[]> {
   const { buckets = defaultShardBuckets } = config;
-  if (!Number.isInteger(buckets) || buckets < 1 || buckets > 4096) throw new TypeError(`[informer] shardRanges: buckets must be an integer from 1 to 4096, got ${String(buckets)}`);
+  if (!Number.isInteger(buckets) || buckets < 1 || buckets > 4096) throw argumentError('shardRanges', `buckets must be an integer from 1 to 4096, got ${String(buckets)}`);
   const sorted = [...new Set(members)].sort();
   if (sorted.length === 0) return new Map();
   const capacity = Math.ceil(buckets / sorted.length);

@@ -1,5 +1,6 @@
 import type { ListerWatcher } from '../listerWatcher.js';
 import type { CheckedShardSelector } from './guardShardSelector.js';
+import { argumentError } from '../../options/optionChecks.js';
 
 /**
  * What a browser bundle gets for `guardShardSelector.js` (the package's `browser` field maps it
@@ -10,7 +11,7 @@ import type { CheckedShardSelector } from './guardShardSelector.js';
  * @throws {TypeError} always.
  */
 export function checkShardSelector(_text: string): CheckedShardSelector {
-  throw new TypeError('[informer] shardSelector (server-side sharding, for controllers) is not in the browser build');
+  throw argumentError('shardSelector', '(server-side sharding, for controllers) is not in the browser build');
 }
 
 /** Never reached: {@link checkShardSelector} refuses first. */

@@ -3,6 +3,7 @@ import { ShardSelectorError } from '../../errors.js';
 import type { KubeObject } from '../../store/kubeObject.js';
 import type { ListerWatcher } from '../listerWatcher.js';
 import { parseShardSelector, shardSelectorMatches, type ParsedShardSelector } from '../shardSelector.js';
+import { argumentError } from '../../options/optionChecks.js';
 
 /** A shard selector, checked, with its text. */
 export interface CheckedShardSelector extends ParsedShardSelector {
@@ -19,7 +20,7 @@ export function checkShardSelector(text: string): CheckedShardSelector {
   try {
     return { ...parseShardSelector(text), text };
   } catch (error) {
-    throw new TypeError(`[informer] shardSelector: ${(error as Error).message}`);
+    throw argumentError('shardSelector', `${(error as Error).message}`);
   }
 }
 

@@ -6,8 +6,6 @@ import type { ListerWatcher } from '../listerWatcher.js';
 import type { ListWatchConfig } from '../listWatchConfig.js';
 import { transportListerWatcher, type CollectionHooks, type TransportListerWatcherConfig } from './transportListerWatcher.js';
 
-export type { CollectionHooks } from './transportListerWatcher.js';
-
 /**
  * The HTTP {@link ListerWatcher} of a resource: LIST and WATCH requests built from one config
  * (selectors, metadata-only `Accept`), authenticated and TLS-configured from the KubeConfig.

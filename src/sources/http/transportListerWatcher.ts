@@ -8,7 +8,7 @@ import type { KubeObject } from '../../store/kubeObject.js';
 import type { ListerWatcher, ListRequest, ListResponse, WatchMessage, WatchRequest } from '../listerWatcher.js';
 import type { ListWatchConfig } from '../listWatchConfig.js';
 import { checkShardSelector, guardShardSelector } from './guardShardSelector.js';
-import { optionChecks } from '../../options/optionChecks.js';
+import { argumentError, describe, optionChecks } from '../../options/optionChecks.js';
 import { wallClock } from '../wallClock.js';
 import { listPages } from './listPages.js';
 import { acceptOf, watchPath } from './listWatchRequests.js';
@@ -43,6 +43,10 @@ export function transportListerWatcher<T = KubeObject>(
 ): ListerWatcher<T> {
   validateResource(resource);
   const check = optionChecks(factory, config);
+  for (const [name, example] of [['labelSelector', 'app=web,tier!=db'], ['fieldSelector', 'metadata.name=x']] as const) {
+    const selector: unknown = config[name];
+    if (selector !== undefined && typeof selector !== 'string') check.fail(`${name} must be a string, like ${JSON.stringify(example)}, got ${describe(selector)}`);
+  }
   const maxLineBytes = check.positiveInteger('maxLineBytes', config.maxLineBytes) ?? 16 * 1024 * 1024;
   const maxListBytes = check.positiveInteger('maxListBytes', config.maxListBytes) ?? defaultMaxBodyBytes;
   const shards = config.shardSelector === undefined ? undefined : checkShardSelector(config.shardSelector);
@@ -99,12 +103,12 @@ export function transportListerWatcher<T = KubeObject>(
 }
 
 function validateResource(resource: ListWatchResource): void {
-  if (resource === null || typeof resource !== 'object') throw new TypeError('[informer] resource must be an object');
+  if (resource === null || typeof resource !== 'object') throw argumentError('listWatch', 'resource must be an object');
   if ('plural' in resource) {
     if (typeof resource.plural !== 'string' || resource.plural === '' || typeof resource.version !== 'string' || resource.version === '') {
-      throw new TypeError('[informer] resource needs a version and a plural, e.g. { version: "v1", plural: "configmaps" }');
+      throw argumentError('listWatch', 'resource needs a version and a plural, e.g. { version: "v1", plural: "configmaps" }');
     }
   } else if (typeof resource.apiVersion !== 'string' || resource.apiVersion === '' || typeof resource.kind !== 'string' || resource.kind === '') {
-    throw new TypeError('[informer] resource needs { version, plural } or { apiVersion, kind }');
+    throw argumentError('listWatch', 'resource needs { version, plural } or { apiVersion, kind }');
   }
 }
