@@ -24,7 +24,7 @@ test.serial('demo --seconds 3 --pods 300 on a pipe: the pods\' table, then a row
   t.regex(out, /^NAMESPACE +NAME +READY +STATUS +RESTARTS +AGE\n/);
   const rows = out.match(/^\S+ +\S+-[0-9a-f]{8}-\w{5} +[01]\/1 +(Running|ContainerCreating|CrashLoopBackOff) +\d+( \(\S+ ago\))? +\d+s$/gm) ?? [];
   t.is(rows.length, out.trim().split('\n').length - 1, 'every line after the header is a pod row');
-  t.true(rows.length > Number(synced![1]) + 100, `the list, then a row per change: ${rows.length} rows`);
+  t.true(rows.length > Number(synced![1]), `the list, then a row per change: ${rows.length} rows`);
   const listed = rows.slice(0, Number(synced![1])).map((row) => row.split(/ +/).slice(0, 2).join('/'));
   t.deepEqual(listed, [...listed].sort(), 'the list by key');
   t.true(rows.slice(0, Number(synced![1])).filter((row) => / 1\/1 +Running +0 /.test(row)).length > 200, 'mostly running pods');
@@ -34,8 +34,10 @@ test.serial('demo --seconds 3 --pods 300 on a pipe: the pods\' table, then a row
   t.truthy(last, err.slice(-2000));
   const [, pods, rate, add, update, del] = last!.map(Number);
   t.true(pods! > 250 && pods! < 350, `pods ${pods}`);
-  t.true(rate! > 50, `rate ${rate}`);
-  t.true(add! > 20 && update! > 20 && del! > 20, `add ${add} update ${update} delete ${del}`);
+  // A row per change, exactly: the churn's rate depends on how loaded the machine is (at load 20 a
+  // run of issue 38 printed fewer than 100 changes in its 3 s), what is printed for it does not.
+  t.is(rows.length - Number(synced![1]), add! + update! + del!, `rows after the list against add ${add} update ${update} delete ${del}`);
+  t.true(rate! > 0 && add! > 0 && update! > 0 && del! > 0, `rate ${rate} add ${add} update ${update} delete ${del}`);
   t.false(out.includes('\x1b') || err.includes('\x1b'));
 });
 
