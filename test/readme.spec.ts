@@ -67,7 +67,8 @@ test('the snippet check can fail: an undefined name, a missing import and a scri
 
 /**
  * The `subscribe` calls of a snippet that would leave an error unhandled: any but those on a stream
- * that never errors (`status$`, `objective$`) must pass an observer with `error`. RxJS throws an
+ * that never errors (`status$`, `objective$`, and a fleet's `errors$`, the problems that did not stop
+ * the fleet) must pass an observer with `error`. RxJS throws an
  * unhandled error out of a timer, which ends a Node process (issue 43: a README example exited 1
  * when its source failed for good).
  */
@@ -77,7 +78,7 @@ function unhandledSubscribes(name: string, code: string): string[] {
   const visit = (node: ts.Node): void => {
     if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && node.expression.name.text === 'subscribe') {
       const receiver = node.expression.expression.getText(source);
-      const neverErrors = /\.(status|objective)\$$/.test(receiver);
+      const neverErrors = /\.(status|objective)\$$/.test(receiver) || receiver === 'fleet.errors$';
       const observer = node.arguments[0];
       const handles = observer !== undefined && ts.isObjectLiteralExpression(observer) && observer.properties.some((p) => p.name?.getText(source) === 'error');
       if (!neverErrors && !handles) found.push(`${name}:${source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1}: ${node.getText(source).split('\n').at(-1)!.trim()}`);

@@ -12,7 +12,7 @@ test.serial('-o json --output-watch-events streams adds, updates and deletes mad
   c.server.create('configmaps', { ...cm('a', 'first', { k: '1' }), metadata: { name: 'first', namespace: 'a', managedFields: [{ manager: 'kubectl' }] } });
   const cli = c.cli(['watch', 'configmaps', '-A', '-o', 'json', '--output-watch-events']);
   await cli.waitFor('stdout', /"name":"first"/);
-  await cli.waitFor('stderr', /synced 1 configmaps/);
+  await cli.waitFor('stderr', /synced 1 configmap /);
   c.server.create('configmaps', cm('b', 'second'));
   await cli.waitFor('stdout', /"name":"second"/);
   c.server.patch('configmaps', 'a', 'first', { data: { k: '2' } });
@@ -60,11 +60,11 @@ test.serial('-n, -l and --field-selector narrow the watch', async (t) => {
     { metadata: { name: 'c', namespace: 'y', labels: { app: 'web' } } },
   ]);
   const cli = c.cli(['watch', 'configmaps', '-n', 'x', '-l', 'app=web', '-o', 'name']);
-  await cli.waitFor('stderr', /synced 1 configmaps/);
+  await cli.waitFor('stderr', /synced 1 configmap /);
   await cli.waitFor('stdout', /\n/);
   t.is(cli.stdout(), 'configmap/a\n');
   const byName = c.cli(['watch', 'configmaps', '-A', '--field-selector', 'metadata.name=c', '-o', 'name']);
-  await byName.waitFor('stderr', /synced 1 configmaps/);
+  await byName.waitFor('stderr', /synced 1 configmap /);
   await byName.waitFor('stdout', /\n/);
   t.is(byName.stdout(), 'configmap/c\n');
 });

@@ -11,7 +11,7 @@ import { argumentError } from '../../options/optionChecks.js';
  * @throws {TypeError} always.
  */
 export function checkShardSelector(_text: string): CheckedShardSelector {
-  throw argumentError('shardSelector', '(server-side sharding, for controllers) is not in the browser build');
+  throw argumentError('shardSelector', 'server-side sharding (a controller feature) is not in the browser build');
 }
 
 /** Never reached: {@link checkShardSelector} refuses first. */
