@@ -9,7 +9,7 @@ import type { LatencyObjective, LatencyObjectiveStatus } from '../metrics/latenc
 import { crdGatedSources } from './crdGatedSources.js';
 import { factoryInformer, type FactoryContext, type FactoryEntry } from './factoryInformer.js';
 import { optionChecks } from '../options/optionChecks.js';
-import { checkKubeConfig } from '../client/checkKubeConfig.js';
+import { checkKubeConfig } from '../client/transport/checkKubeConfig.js';
 import type { ListWatchConfig } from '../sources/listWatchConfig.js';
 import type { ListWatchResource } from '../client/listWatchResource.js';
 import type { KubeObject } from '../store/kubeObject.js';

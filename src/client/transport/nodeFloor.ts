@@ -1,4 +1,4 @@
-import { nodeTooOldError } from '../errors.js';
+import { nodeTooOldError } from '../../errors.js';
 
 /**
  * The oldest Node.js on which rx-informer talks to an API server: `engines.node` of package.json

@@ -1,5 +1,5 @@
 import type { Subscriber } from 'rxjs';
-import { TransportError } from '../errors.js';
+import { TransportError } from '../../errors.js';
 import type { TransportResponse } from './httpTransport.js';
 import { readBody } from './readBody.js';
 

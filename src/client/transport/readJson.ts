@@ -1,5 +1,5 @@
 import type { Subscriber } from 'rxjs';
-import { bodyTooLargeError } from '../errors.js';
+import { bodyTooLargeError } from '../../errors.js';
 import { concatBytes, utf8 } from './bytes.js';
 import type { TransportResponse } from './httpTransport.js';
 import { cancelBody } from './readBody.js';

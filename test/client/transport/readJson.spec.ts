@@ -1,8 +1,8 @@
 import test from 'ava';
 import { Observable } from 'rxjs';
-import { TransportError } from '../../src/errors.js';
-import { readJson } from '../../src/client/readJson.js';
-import { fakeResponse } from '../sources/http/fakeResponse.js';
+import { TransportError } from '../../../src/errors.js';
+import { readJson } from '../../../src/client/transport/readJson.js';
+import { fakeResponse } from '../../sources/http/fakeResponse.js';
 
 test('a body over the limit: TransportError (bodyTooLarge) at the chunk that crosses it, the response destroyed, nothing more kept', async (t) => {
   const response = fakeResponse();

@@ -1,5 +1,5 @@
 import { Observable, type Subscriber } from 'rxjs';
-import { KubeApiError, TransportError, type KubeStatus } from '../errors.js';
+import { KubeApiError, TransportError, type KubeStatus } from '../../errors.js';
 import { concatBytes, utf8 } from './bytes.js';
 import { isCredentialsFailure, type HttpTransport, type TransportRequest, type TransportResponse } from './httpTransport.js';
 import { readBody } from './readBody.js';

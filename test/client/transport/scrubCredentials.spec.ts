@@ -1,5 +1,5 @@
 import test from 'ava';
-import { scrubCredentials } from '../../src/client/scrubCredentials.js';
+import { scrubCredentials } from '../../../src/client/transport/scrubCredentials.js';
 
 const rows: ReadonlyArray<readonly [string, string, string]> = [
   ['plain text is kept', 'error: cluster "prod" is unreachable', 'error: cluster "prod" is unreachable'],
