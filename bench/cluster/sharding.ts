@@ -13,9 +13,11 @@
  * - handover: `kill -9` of one of the three; the time from the kill to the first and the last of
  *   its objects reconciled by another replica.
  *
- * Each replica runs as a user ships an operator: bench/cluster/shardingReplica.ts bundled by esbuild
- * as the CLI is (client-node tree-shaken, no TypeScript loader; bench/replicaFloor.ts measures what
- * that takes off a replica's heap). BENCH_REPLICA=tsx runs the source under tsx instead.
+ * Each replica runs without a TypeScript loader: bench/cluster/shardingReplica.ts bundled by esbuild
+ * as the CLI is (client-node tree-shaken; bench/probes/replicaFloor.ts measures what that takes off
+ * a replica's heap), loading the library under test from the build this run compiles
+ * (bench/core/library.ts, `BENCH_RX_LIB`), as every benchmark does. BENCH_REPLICA=tsx runs the
+ * replica's source under tsx instead (the library still compiled).
  *
  * Environment: BENCH_OBJECTS (20000), BENCH_RUNS (2), BENCH_CONFIGS
  * (unsharded:1,server:1,server:2,server:4,label:2,label:4), BENCH_CHANGES (server,label),
@@ -30,6 +32,7 @@ import { fileURLToPath } from 'node:url';
 import { bundleNodeProgram } from '../../packages/cli/bundleCli.js';
 import { apiClient, expectStatus, pool } from './apiClient.js';
 import { loadThroughEtcd } from './etcdLoad.js';
+import { buildLibrary } from '../core/library.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const env = process.env;
@@ -43,6 +46,8 @@ const api = apiClient(env.KUBECONFIG);
 const scratch = join(root, '.cluster', 'work', `bench-sharding-${process.pid}`);
 mkdirSync(scratch, { recursive: true });
 const underTsx = env.BENCH_REPLICA === 'tsx';
+// The library under test, compiled once for every replica (bench/core/library.ts).
+const rxLib = buildLibrary();
 const replicaProgram = underTsx ? ['--import=tsx', join(root, 'bench/cluster/shardingReplica.ts')] : [join(scratch, 'replica', 'shardingReplica.js')];
 if (!underTsx) await bundleNodeProgram({ shardingReplica: 'bench/cluster/shardingReplica.ts' }, join(scratch, 'replica'), root);
 const now = (): number => performance.timeOrigin + performance.now();
@@ -55,7 +60,7 @@ function spawnReplica(mode: string, ring: string, name: string): Replica {
   const out = join(scratch, `${ring}-${name}`);
   const child = spawn(process.execPath, ['--expose-gc', ...replicaProgram], {
     cwd: root,
-    env: { ...env, MODE: mode, NS: namespace, RING: ring, NAME: name, OUT: out, ...timing },
+    env: { ...env, MODE: mode, NS: namespace, RING: ring, NAME: name, OUT: out, BENCH_RX_LIB: rxLib, ...timing },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const replica: Replica = { name, child, out, distinct: 0, lastNewAt: 0, startedAt: now() };

@@ -8,19 +8,22 @@
  * figures; written out every 100 ms).
  *
  * Environment: KUBECONFIG, MODE (unsharded | label | server), NS, RING, NAME, OUT, LEASE_MS,
- * RENEW_MS, RETRY_MS. Run with --expose-gc.
+ * RENEW_MS, RETRY_MS, BENCH_RX_LIB (the compiled library's index.js; built here when absent). Run
+ * with --expose-gc.
  */
 import { KubeConfig } from '@kubernetes/client-node';
 import { appendFileSync, writeFileSync } from 'node:fs';
 import type { Observable } from 'rxjs';
-import { controller } from '../../src/controller/controller.js';
 import type { Informer } from '../../src/informer/informer.js';
-import { informer } from '../../src/informer/informer.js';
 import type { ServerShard } from '../../src/sharding/serverShard.js';
 import type { Shard } from '../../src/sharding/shard.js';
-import { sharded } from '../../src/sharding/sharded.js';
-import { listWatch } from '../../src/sources/listWatch.js';
 import type { KubeObject } from '../../src/store/kubeObject.js';
+import { loadLibrary } from '../core/library.js';
+
+// The library under test, compiled (BENCH_RX_LIB, which bench:sharding builds and hands down).
+const { main, controller: controllerEntry } = await loadLibrary();
+const { informer, listWatch } = main;
+const { controller, sharded } = controllerEntry;
 
 const env = (name: string): string => process.env[name] ?? (() => { throw new Error(`${name} is not set`); })();
 const startedAt = performance.timeOrigin + performance.now();

@@ -10,7 +10,7 @@ import { cpuUsage } from 'node:process';
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import type { KubeObject } from 'rx-informer';
-import { nowMs } from '../protocol.js';
+import { nowMs } from '../core/protocol.js';
 import { emit, freshAnnotation } from './protocol.js';
 
 const lib = process.env.BENCH_RX_LIB!;

@@ -9,10 +9,13 @@
  * - max share: the largest member's part over the mean, at 4 and 3 members (worst of the 20);
  * - selector: the longest member's shard selector, in characters, at 4 members (worst of the 20).
  */
-import { shardSelectorOf, shardSpaceEnd, type ShardRange } from '../src/sources/shardSelector.js';
-import { intersectRanges, normalizeRanges, rangesFraction } from '../src/sharding/rangeSet.js';
-import { hash32 } from '../src/sharding/hash32.js';
-import { shardRanges } from '../src/sharding/shardRanges.js';
+import type { ShardRange } from '../../src/sources/shardSelector.js';
+import { loadLibrary } from '../core/library.js';
+
+const library = await loadLibrary();
+const { shardRanges, shardSelectorOf, shardSpaceEnd } = library.controller;
+const { intersectRanges, normalizeRanges, rangesFraction } = await library.module<typeof import('../../src/sharding/rangeSet.js')>('sharding/rangeSet.js');
+const { hash32 } = await library.module<typeof import('../../src/sharding/hash32.js')>('sharding/hash32.js');
 
 type Split = (members: readonly string[]) => ReadonlyMap<string, readonly ShardRange[]>;
 const contiguous: Split = (members) => {

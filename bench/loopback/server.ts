@@ -1,5 +1,5 @@
 /**
- * The workload server of `npm run bench`, run in its own process (forked with IPC by bench/run.ts):
+ * The workload server of `npm run bench`, run in its own process (forked with IPC by bench/loopback/run.ts):
  * the test API server from rx-informer/testing, seeded with N ConfigMaps of ~1.5 KB each
  * (labels, annotations, managedFields), firing MODIFIED events on command. Each write carries its
  * sequence number and its wall-clock time in annotations, so contenders can tell when the last one
@@ -16,8 +16,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTestApiServer, type JsonObject } from 'rx-informer/test-server';
-import { nowMs, SEQ_ANNOTATION, TIME_ANNOTATION } from './protocol.js';
-import { benchObject, namespaceOf, nameOf } from './workload.js';
+import { nowMs, SEQ_ANNOTATION, TIME_ANNOTATION } from '../core/protocol.js';
+import { benchObject, namespaceOf, nameOf } from '../core/workload.js';
 
 type Command = { type: 'seed'; n: number } | { type: 'fire'; count: number; rate: number } | { type: 'idle' } | { type: 'exit' };
 

@@ -1,5 +1,5 @@
 /**
- * The wire protocol between `bench/run.ts`, the workload server and the contenders.
+ * The wire protocol between `bench/loopback/run.ts`, the workload server and the contenders.
  *
  * - Server (child process with IPC): `{ type: 'seed', n }` → `{ type: 'ready', kubeconfig, url }`;
  *   `{ type: 'fire', count, rate }` (rate 0: back-to-back) → `{ type: 'fired', firstSeq, lastSeq, first, last }`.

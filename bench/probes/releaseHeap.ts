@@ -1,13 +1,16 @@
 /**
- * `node --expose-gc --import=tsx bench/releaseHeap.ts`: what 1,000 informers created and released
+ * `node --expose-gc --import=tsx bench/probes/releaseHeap.ts`: what 1,000 informers created and released
  * through a factory with `lifetime: 'held'` leave on the heap. Against the in-process test server
  * (its request log cleared before each reading): 200 informers first (warming up the code and the
  * connection pool), then the heap after full GCs; BENCH_ROUNDS (3) times 1,000 more, each with the
  * heap after; the growth per round is what a long-running service would keep per 1,000 informers.
  * (test/informer/informerFactoryRelease.spec.ts checks requests, watches, timers and sockets.)
  */
-import { informerFactory } from '../src/informer/informerFactory.js';
-import { createTestApiServer } from '../src/testServer/index.js';
+import { createTestApiServer } from '../../src/testServer/index.js';
+import { loadLibrary } from '../core/library.js';
+
+// The library under test, compiled; the test API server is the workload.
+const { informerFactory } = (await loadLibrary()).main;
 
 const gc = (globalThis as { gc?: () => void }).gc;
 if (gc === undefined) throw new Error('run with --expose-gc');

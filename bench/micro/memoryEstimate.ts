@@ -1,6 +1,6 @@
 /**
  * `npm run bench:memory`: how close `metrics().estimatedBytes` comes to the heap an informer's
- * cache really takes. For N = 10,000 and 100,000 of the benchmark's ConfigMaps (bench/workload.ts,
+ * cache really takes. For N = 10,000 and 100,000 of the benchmark's ConfigMaps (bench/core/workload.ts,
  * ~1.5 KB of JSON each, with managedFields), each run in a fresh process with `--expose-gc`:
  * the heap after a full GC before the informer exists, then after it has applied a list of the N
  * objects (parsed page by page, as over HTTP, the texts dropped) and another full GC. The difference
@@ -15,12 +15,14 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { firstValueFrom, filter, Subject } from 'rxjs';
-import { informer } from '../src/informer/informer.js';
-import { informerMetrics } from '../src/metrics/informerMetrics.js';
-import { stripManagedFields } from '../src/sources/stripManagedFields.js';
-import type { RawEvent } from '../src/sources/rawEvent.js';
-import type { KubeObject } from '../src/store/kubeObject.js';
-import { stampedJson } from './workload.js';
+import type { RawEvent } from '../../src/sources/rawEvent.js';
+import type { KubeObject } from '../../src/store/kubeObject.js';
+import { buildLibrary, loadLibrary } from '../core/library.js';
+import { stampedJson } from '../core/workload.js';
+
+// Built once by the parent; its children load that build (BENCH_RX_LIB).
+process.env.BENCH_RX_LIB ??= buildLibrary();
+const { informer, informerMetrics, stripManagedFields } = (await loadLibrary()).main;
 
 interface Run {
   readonly n: number;
@@ -99,8 +101,8 @@ if (process.argv[2] === '--child') {
       `| ${n.toLocaleString('en')} ${variant === 'full' ? 'ConfigMaps' : 'without managedFields'} | ${mb(m)} [${mb(Math.min(...heap))}–${mb(Math.max(...heap))}] | ${mb(estimate)} | ${pct(estimate / m)} | ${mb(jsonBytes)} | ${pct(jsonBytes / m)} |`,
     );
   }
-  mkdirSync(join(here, 'results'), { recursive: true });
-  const file = join(here, 'results', `memory-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+  mkdirSync(join(here, '..', 'results'), { recursive: true });
+  const file = join(here, '..', 'results', `memory-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
   writeFileSync(file, JSON.stringify({ node: process.version, runs }, null, 2));
   console.log(`runs: ${file}`);
 }

@@ -1,5 +1,5 @@
 /**
- * `node --expose-gc --import=tsx bench/floor.ts`: how close the informer is to the least any cache
+ * `node --expose-gc --import=tsx bench/probes/floor.ts`: how close the informer is to the least any cache
  * can do per watch event, without HTTP. Over a cache of N = BENCH_N (100k) objects, M = BENCH_EVENTS
  * (100k) MODIFIED lines are `JSON.parse`d in bursts of 40 (a network chunk) and handed to:
  *
@@ -16,13 +16,15 @@
 import { performance, PerformanceObserver } from 'node:perf_hooks';
 import { Subject } from 'rxjs';
 import type { KubeObject, RawEvent } from 'rx-informer';
-import { deepFreeze } from '../src/store/internal/deepFreeze.js';
-import { editTrie, emptyTrie, type HashTrie } from '../src/store/internal/hashTrie.js';
-import { buildLibrary, importLibrary } from './library.js';
-import { stampedJson } from './workload.js';
+import type { HashTrie } from '../../src/store/internal/hashTrie.js';
+import { loadLibrary } from '../core/library.js';
+import { stampedJson } from '../core/workload.js';
 
-// rx-informer compiled, as users get it (bench/library.ts).
-const { informer } = await importLibrary(buildLibrary());
+// rx-informer compiled, as users get it (bench/core/library.ts).
+const library = await loadLibrary();
+const { informer } = library.main;
+const { deepFreeze } = await library.module<typeof import('../../src/store/internal/deepFreeze.js')>('store/internal/deepFreeze.js');
+const { editTrie, emptyTrie } = await library.module<typeof import('../../src/store/internal/hashTrie.js')>('store/internal/hashTrie.js');
 
 const N = Number(process.env.BENCH_N ?? 100_000);
 const M = Number(process.env.BENCH_EVENTS ?? 100_000);

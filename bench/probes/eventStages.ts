@@ -1,7 +1,7 @@
 /**
- * `node --expose-gc --import=tsx bench/eventStages.ts`: the per-stage account of one watch event,
- * in-process, on the compiled library (bench/library.ts), beside the same account of client-node's
- * path. The socket read itself is bench/readPath.ts's (over loopback).
+ * `node --expose-gc --import=tsx bench/probes/eventStages.ts`: the per-stage account of one watch event,
+ * in-process, on the compiled library (bench/core/library.ts), beside the same account of client-node's
+ * path. The socket read itself is bench/probes/readPath.ts's (over loopback).
  *
  * The input is what a socket read hands over: M = BENCH_EVENTS (20,000) MODIFIED lines of the
  * loopback benchmark's objects, cut into Buffers of BENCH_CHUNK (40) lines, one chunk per turn of
@@ -45,10 +45,10 @@ import { pathToFileURL, fileURLToPath } from 'node:url';
 import { Observable, Subject, tap } from 'rxjs';
 import type { KubeObject, ListerWatcher, RawEvent, WatchMessage } from 'rx-informer';
 import { eventBenchSettings } from './eventBenchSettings.js';
-import { buildLibrary, importLibrary } from './library.js';
-import { stampedJson } from './workload.js';
+import { buildLibrary, importLibrary } from '../core/library.js';
+import { stampedJson } from '../core/workload.js';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const { N, M, ROUNDS, CHUNK, RATE, gc, turn, cpuMs } = eventBenchSettings;
 
 // BENCH_DIST=<dir>: a compiled library already built there (e.g. a copy of dist/ kept as the
@@ -56,9 +56,9 @@ const { N, M, ROUNDS, CHUNK, RATE, gc, turn, cpuMs } = eventBenchSettings;
 const distDir = process.env.BENCH_DIST ? resolve(process.env.BENCH_DIST) : dirname(buildLibrary());
 const lib = await importLibrary(join(distDir, 'index.js'));
 const dist = (path: string): Promise<unknown> => import(pathToFileURL(join(distDir, path)).href);
-const { createLineReader } = (await dist('sources/http/lineReader.js')) as typeof import('../src/sources/http/lineReader.js');
-const { prepareForStore, applyBatch } = (await dist('store/applyBatch.js')) as typeof import('../src/store/applyBatch.js');
-const { wallClock } = (await dist('sources/wallClock.js')) as typeof import('../src/sources/wallClock.js');
+const { createLineReader } = (await dist('sources/http/lineReader.js')) as typeof import('../../src/sources/http/lineReader.js');
+const { prepareForStore, applyBatch } = (await dist('store/applyBatch.js')) as typeof import('../../src/store/applyBatch.js');
+const { wallClock } = (await dist('sources/wallClock.js')) as typeof import('../../src/sources/wallClock.js');
 const { ListWatch } = await import('@kubernetes/client-node');
 
 const listText = `[${Array.from({ length: N }, (_, i) => stampedJson(i, 1)).join(',')}]`;

@@ -11,8 +11,12 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { hash32 } from '../src/sharding/hash32.js';
-import { hashRing, type HashRing } from '../src/sharding/hashRing.js';
+import type { HashRing } from '../../src/sharding/hashRing.js';
+import { loadLibrary } from '../core/library.js';
+
+const library = await loadLibrary();
+const { hashRing } = library.controller;
+const { hash32 } = await library.module<typeof import('../../src/sharding/hash32.js')>('sharding/hash32.js');
 
 const keyCount = Number(process.env.RING_KEYS ?? 1_000_000);
 const replicas = Number(process.env.RING_REPLICAS ?? 100);
@@ -106,7 +110,7 @@ const markdown = [
 ].join('\n');
 process.stdout.write(`${markdown}\n`);
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const out = join(root, 'bench', 'results', `ring-${started.toISOString().replace(/[:.]/g, '-')}.json`);
 mkdirSync(dirname(out), { recursive: true });
 writeFileSync(out, JSON.stringify({ started, replicas, keyCount, balanceRows, small, joins, leaves, rebuildMs, lookupNs }, null, 2));

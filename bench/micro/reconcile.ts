@@ -1,11 +1,13 @@
 /**
- * `node --import=tsx bench/reconcile.ts`: how long `reconcile()` takes to work through a backlog of
+ * `node --import=tsx bench/micro/reconcile.ts`: how long `reconcile()` takes to work through a backlog of
  * N keys (BENCH_KEYS, default 10k, 100k and 1M) whose handler returns synchronously, the shape of a
  * controller starting on a synced cache. The first key is held on a gate until every other key is
  * queued, so the whole backlog waits in the ready queue. Prints ms and keys per second, best of 3.
  */
 import { concat, from, NEVER, Subject } from 'rxjs';
-import { reconcile } from 'rx-informer';
+import { loadLibrary } from '../core/library.js';
+
+const { reconcile } = (await loadLibrary()).main;
 
 const sizes = process.env.BENCH_KEYS ? [Number(process.env.BENCH_KEYS)] : [10_000, 100_000, 1_000_000];
 

@@ -1,8 +1,8 @@
 /**
- * `node --expose-gc --import=tsx bench/syncTimeline.ts`: the timeline of one initial sync of
+ * `node --expose-gc --import=tsx bench/probes/syncTimeline.ts`: the timeline of one initial sync of
  * rx-informer (compiled, default options): bytes received, list items handed on by the source
  * (parsed), items keyed and frozen into the store, synced, and the garbage collector's pauses, in
- * one process, against the loopback workload server (bench/server.ts, seeded with N = BENCH_N,
+ * one process, against the loopback workload server (bench/loopback/server.ts, seeded with N = BENCH_N,
  * 100,000) or, with BENCH_KUBECONFIG, a real apiserver (`bash test/cluster/env.sh run -- env
  * BENCH_KUBECONFIG=\$KUBECONFIG node …`).
  *
@@ -23,16 +23,16 @@ import { fileURLToPath } from 'node:url';
 import { Observable } from 'rxjs';
 import { KubeConfig } from '@kubernetes/client-node';
 import type { KubeObject, RawEvent } from 'rx-informer';
-import { buildLibrary, importLibrary } from './library.js';
+import { buildLibrary, importLibrary } from '../core/library.js';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const N = Number(process.env.BENCH_N ?? 100_000);
 const lib = await importLibrary(buildLibrary());
 
 let kubeconfigPath = process.env.BENCH_KUBECONFIG;
 let server: ReturnType<typeof fork> | undefined;
 if (kubeconfigPath === undefined) {
-  server = fork(join(root, 'bench', 'server.ts'), [], { cwd: root, execArgv: ['--import=tsx', '--max-old-space-size=8192'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  server = fork(join(root, 'bench', 'loopback', 'server.ts'), [], { cwd: root, execArgv: ['--import=tsx', '--max-old-space-size=8192'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   server.send({ type: 'seed', n: N });
   kubeconfigPath = await new Promise<string>((resolve) => server!.on('message', (m: { type: string; kubeconfig?: string }) => m.type === 'ready' && resolve(m.kubeconfig!)));
 }

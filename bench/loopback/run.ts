@@ -2,7 +2,7 @@
  * `npm run bench` (and `npm run bench:quick` with `--quick`): rx-informer against
  * @kubernetes/client-node, client-go and the raw parse limit, on one workload server, in one run.
  *
- * For each store size N a fresh workload server process (bench/server.ts) is seeded with N
+ * For each store size N a fresh workload server process (bench/loopback/server.ts) is seeded with N
  * ConfigMaps. Each contender then runs in its own fresh process, RUNS times, in rotating order,
  * each time twice: pinned (`taskset`: the server on CPU 0, the contender on CPU 1, so neither's
  * threads, V8's GC helpers included, compete with the other's) and unpinned (the scheduler decides).
@@ -17,17 +17,17 @@
  * Environment: BENCH_SIZES=1000,10000 BENCH_EVENTS=20000 BENCH_RUNS=3 BENCH_CONTENDERS=rx,floor-parse
  * BENCH_PIN=pinned|unpinned|both (default both; pinning needs 2 CPUs and `taskset`) override the defaults; BENCH_PROFILE=1 runs the Node contenders with --cpu-prof into .scratch/profiles;
  * BENCH_RX_SRC=<dir> adds contenders `rx-exp` and `rx-exp-strip`: rx-informer compiled from a patched copy of src/ in <dir>.
- * rx-informer is measured compiled (bench/library.ts), as users get it.
+ * rx-informer is measured compiled (bench/core/library.ts), as users get it.
  */
 import { spawn, fork, execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
-import { buildLibrary } from './library.js';
-import { buildClientGo, exited, machineInfo, goContender, lines, log, nodeContender, percentile, root, tell, type Contender } from './child.js';
-import type { MeasuredMessage, SyncedMessage } from './protocol.js';
-import { writeBenchmarks } from './assemble.js';
-import { renderLoopback, type Results, type Sample } from './report.js';
+import { buildLibrary } from '../core/library.js';
+import { buildClientGo, exited, machineInfo, goContender, lines, log, nodeContender, percentile, root, tell, type Contender } from '../core/child.js';
+import type { MeasuredMessage, SyncedMessage } from '../core/protocol.js';
+import { writeBenchmarks } from '../core/assemble.js';
+import { renderLoopback, type Results, type Sample } from '../core/report.js';
 
 const quick = process.argv.includes('--quick');
 const env = process.env;
@@ -96,7 +96,7 @@ interface WorkloadServer {
 }
 
 async function startServer(n: number): Promise<WorkloadServer> {
-  const child = fork(join(root, 'bench', 'server.ts'), [], { cwd: root, execArgv: ['--import=tsx', '--max-old-space-size=8192'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(join(root, 'bench', 'loopback', 'server.ts'), [], { cwd: root, execArgv: ['--import=tsx', '--max-old-space-size=8192'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   // Replies by type, so a late 'fired' (after a contender failed) cannot answer an 'idle'.
   const inbox: Record<string, unknown>[] = [];
   const waiters = new Map<string, (m: Record<string, unknown>) => void>();

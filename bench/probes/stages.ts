@@ -1,5 +1,5 @@
 /**
- * `node --expose-gc --import=tsx bench/stages.ts`: where a watch event's time goes in the informer
+ * `node --expose-gc --import=tsx bench/probes/stages.ts`: where a watch event's time goes in the informer
  * pipeline, stage by stage, without HTTP. Builds the chain one operator at a time (toDeltas, then
  * + resync(0), + bufferByKey, + dedupDeltas, + indexReducer, then the whole `informer()` read
  * through `changes$`) over a store of N = BENCH_N (100k) listed objects, feeds M = 20k MODIFIED
@@ -9,10 +9,10 @@
 import { performance } from 'node:perf_hooks';
 import { Subject, type Observable } from 'rxjs';
 import type { KubeObject, RawEvent } from 'rx-informer';
-import { stampedJson } from './workload.js';
-import { buildLibrary, importLibrary } from './library.js';
+import { stampedJson } from '../core/workload.js';
+import { buildLibrary, importLibrary } from '../core/library.js';
 
-// rx-informer compiled, as users get it (bench/library.ts).
+// rx-informer compiled, as users get it (bench/core/library.ts).
 const { bufferByKey, dedupDeltas, indexReducer, informer, resync, toDeltas } = await importLibrary(buildLibrary());
 
 const N = Number(process.env.BENCH_N ?? 100_000);

@@ -1,7 +1,7 @@
 /**
- * `node --expose-gc --import=tsx bench/pipeline.ts [dir…]`: the informer pipeline without HTTP,
+ * `node --expose-gc --import=tsx bench/probes/pipeline.ts [dir…]`: the informer pipeline without HTTP,
  * A/B. For each library copy (src/ by default; each `dir` is a patched copy of src/ to compare),
- * compiled first (bench/library.ts),
+ * compiled first (bench/core/library.ts),
  * feeds N = BENCH_N (100k) list items in pages of 500, then M = 20k MODIFIED events in network-
  * chunk-sized bursts of 40 lines, every line `JSON.parse`d inside the clock, and times (a) list →
  * synced and (b) first event → last event visible on `changes$` (wall time, and the process's CPU
@@ -17,8 +17,8 @@ import { performance } from 'node:perf_hooks';
 import { Subject, tap } from 'rxjs';
 import type { KubeObject, RawEvent } from 'rx-informer';
 import { eventBenchSettings } from './eventBenchSettings.js';
-import { buildLibrary, importLibrary } from './library.js';
-import { stampedJson } from './workload.js';
+import { buildLibrary, importLibrary } from '../core/library.js';
+import { stampedJson } from '../core/workload.js';
 
 const { N, M, ROUNDS, CHUNK, gc, turn, cpuMs } = eventBenchSettings;
 
@@ -31,7 +31,7 @@ interface Probe {
   readonly stamp?: boolean;
   readonly metrics?: boolean;
 }
-// Each library compiled as users get it (bench/library.ts), not through tsx.
+// Each library compiled as users get it (bench/core/library.ts), not through tsx.
 const src = await importLibrary(buildLibrary());
 const variants: [string, Lib | undefined, Probe][] = [
   ['parse only', undefined, {}],

@@ -1,5 +1,5 @@
 /**
- * `node --import=tsx bench/shardHandover.ts`: the timeline of a server-side handover after a
+ * `node --import=tsx bench/sharding/shardHandover.ts`: the timeline of a server-side handover after a
  * member dies, in-process against the test API server (no cluster; little CPU). Three replicas of `sharded({ mode: 'server' })`
  * share OBJECTS ConfigMaps (default 3,000) with the default lease timings (LEASE_MS / RENEW_MS /
  * RETRY_MS: 15000 / 10000 / 2000); one "dies" as under `kill -9` — its Lease requests hang from then
@@ -11,19 +11,21 @@
  * nothing; the target is lease + 2.2 retries + 1 s for the last object.
  */
 import { NEVER, type Observable } from 'rxjs';
-import { controller } from '../src/controller/controller.js';
-import { leaseClient, type LeaseClient } from '../src/coordination/leaseClient.js';
-import type { Lease } from '../src/coordination/lease.js';
-import { informer } from '../src/informer/informer.js';
-import { claimOf } from '../src/sharding/shardClaim.js';
-import { sharded } from '../src/sharding/sharded.js';
-import { rangesFraction } from '../src/sharding/rangeSet.js';
-import { hashField } from '../src/sources/hashField.js';
-import { listWatch } from '../src/sources/listWatch.js';
-import { inShardRanges, type ShardRange } from '../src/sources/shardSelector.js';
-import type { KubeObject } from '../src/store/kubeObject.js';
-import { createTestApiServer } from '../src/testServer/createTestApiServer.js';
-import type { TestApiServer } from '../src/testServer/testApiServer.js';
+import type { LeaseClient } from '../../src/coordination/leaseClient.js';
+import type { Lease } from '../../src/coordination/lease.js';
+import type { ShardRange } from '../../src/sources/shardSelector.js';
+import type { KubeObject } from '../../src/store/kubeObject.js';
+import { createTestApiServer } from '../../src/testServer/createTestApiServer.js';
+import type { TestApiServer } from '../../src/testServer/testApiServer.js';
+import { loadLibrary } from '../core/library.js';
+
+// The library under test, compiled (bench/core/library.ts); the test API server is the workload.
+const library = await loadLibrary();
+const { informer, listWatch } = library.main;
+const { controller, hashField, leaseClient, sharded } = library.controller;
+const { claimOf } = await library.module<typeof import('../../src/sharding/shardClaim.js')>('sharding/shardClaim.js');
+const { rangesFraction } = await library.module<typeof import('../../src/sharding/rangeSet.js')>('sharding/rangeSet.js');
+const { inShardRanges } = await library.module<typeof import('../../src/sources/shardSelector.js')>('sources/shardSelector.js');
 
 const objects = Number(process.env.OBJECTS ?? 3_000);
 const rounds = Number(process.env.RUNS ?? 3);

@@ -25,10 +25,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { demoCluster } from '../packages/cli/src/demoCluster.js';
+import { demoCluster } from '../../packages/cli/src/demoCluster.js';
 import { createTestApiServer } from 'rx-informer/test-server';
 
-const root = fileURLToPath(new URL('../', import.meta.url));
+const root = fileURLToPath(new URL('../../', import.meta.url));
 const pods = Number(process.env['BENCH_PODS'] ?? 1000);
 const rounds = Number(process.env['BENCH_ROUNDS'] ?? 7);
 const kubectlBinary = process.env['KUBECTL'] ?? 'kubectl';

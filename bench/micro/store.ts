@@ -11,11 +11,12 @@ import { enableMapSet, produce } from 'immer';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { applyBatch } from '../src/store/applyBatch.js';
-import type { Delta } from '../src/store/delta.js';
-import { byNamespace } from '../src/store/indexFunc.js';
-import type { KubeObject } from '../src/store/kubeObject.js';
-import { emptySnapshot, type Snapshot } from '../src/store/snapshot.js';
+import type { Delta } from '../../src/store/delta.js';
+import type { KubeObject } from '../../src/store/kubeObject.js';
+import type { Snapshot } from '../../src/store/snapshot.js';
+import { loadLibrary } from '../core/library.js';
+
+const { applyBatch, byNamespace, emptySnapshot } = (await loadLibrary()).main;
 
 enableMapSet();
 
@@ -120,8 +121,8 @@ const result = {
     costAtLargestAtMostTwiceSmallest: ratios.every((r) => r.largestOverSmallest <= 2),
   },
 };
-mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
-const file = new URL(`./results/store-${result.date.replace(/[:.]/g, '-')}.json`, import.meta.url);
+mkdirSync(new URL('../results/', import.meta.url), { recursive: true });
+const file = new URL(`../results/store-${result.date.replace(/[:.]/g, '-')}.json`, import.meta.url);
 writeFileSync(file, JSON.stringify(result, null, 2));
 
 console.log(`\n${result.machine}\n`);

@@ -1,17 +1,21 @@
 /**
- * `node --import=tsx bench/replicaFloor.ts`: what a replica's heap is made of before any object,
+ * `node --import=tsx bench/probes/replicaFloor.ts`: what a replica's heap is made of before any object,
  * and what each object adds — the fixed part that sharding cannot divide. Each stage is a fresh
  * process (heap after a full GC, RSS), RUNS times (default 3) in rotated order:
  *
  * - `node`: bare Node; `node + client-node`: `import('@kubernetes/client-node')`;
- * - `tsx`, `tsx + client-node`, `tsx + library` (bench/replicaFloorStage.ts): the TypeScript loader
+ * - `tsx`, `tsx + client-node`, `tsx + library` (bench/probes/replicaFloorStage.ts): the TypeScript loader
  *   the benchmark replicas run under, then what they import;
  * - `replica …` (bench/cluster/shardingReplica.ts, as bench:sharding runs it) against an in-process
  *   test API server holding OBJECTS ConfigMaps of ~1.2 KB (default 0 and 20,000), unsharded and as
  *   the only member of a server-side ring (which also watches its ring's Leases).
  *
  * - `replica built …`: the same replica bundled by esbuild as the CLI is (bundleNodeProgram:
- *   client-node tree-shaken, no TypeScript loader), as a user ships an operator.
+ *   client-node tree-shaken, no TypeScript loader).
+ *
+ * The library is the compiled build (bench/core/library.ts) in every stage and replica. Figures in
+ * bench/NOTES.md from before 2026-12-08 had the library inside the replica's bundle (and, under
+ * tsx, from src/).
  *
  * REPLICAS=0 leaves the replicas out (the import stages alone take little CPU). Prints a Markdown
  * table (median and range of heap and RSS, MiB) and asserts nothing.
@@ -21,16 +25,19 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bundleNodeProgram } from '../packages/cli/bundleCli.js';
-import { createTestApiServer } from '../src/testServer/createTestApiServer.js';
+import { bundleNodeProgram } from '../../packages/cli/bundleCli.js';
+import { createTestApiServer } from '../../src/testServer/createTestApiServer.js';
+import { buildLibrary } from '../core/library.js';
 
-const root = fileURLToPath(new URL('../', import.meta.url));
+const root = fileURLToPath(new URL('../../', import.meta.url));
 const runs = Number(process.env.RUNS ?? 3);
 const sizes = (process.env.OBJECTS ?? '0,20000').split(',').map(Number);
 const node = process.execPath;
 const scratch = mkdtempSync(join(tmpdir(), 'replica-floor-'));
-// The replica as a user ships it: one esbuild bundle, client-node tree-shaken, no TypeScript loader.
+// The replica's code and client-node as one esbuild bundle (tree-shaken, no TypeScript loader).
 const built = join(root, '.bench-build', 'replica');
+// The library under test, compiled once; every stage and replica loads that build (BENCH_RX_LIB).
+process.env.BENCH_RX_LIB ??= buildLibrary();
 if (process.env.REPLICAS !== '0') await bundleNodeProgram({ shardingReplica: 'bench/cluster/shardingReplica.ts' }, built, root);
 
 interface Memory { readonly heapUsed: number; readonly rss: number }
@@ -78,9 +85,9 @@ for (const objects of sizes) {
       ? ([
           ['node', () => stage(['-e', 'gc(); const { heapUsed, rss } = process.memoryUsage(); console.log(JSON.stringify({ heapUsed, rss }))'])],
           ['node + client-node', () => stage(['--input-type=module', '-e', "await import('@kubernetes/client-node'); gc(); const { heapUsed, rss } = process.memoryUsage(); console.log(JSON.stringify({ heapUsed, rss }))"])],
-          ['tsx', () => stage(['--import=tsx', 'bench/replicaFloorStage.ts'], { STAGE: 'empty' })],
-          ['tsx + client-node', () => stage(['--import=tsx', 'bench/replicaFloorStage.ts'], { STAGE: 'client-node' })],
-          ['tsx + library', () => stage(['--import=tsx', 'bench/replicaFloorStage.ts'], { STAGE: 'library' })],
+          ['tsx', () => stage(['--import=tsx', 'bench/probes/replicaFloorStage.ts'], { STAGE: 'empty' })],
+          ['tsx + client-node', () => stage(['--import=tsx', 'bench/probes/replicaFloorStage.ts'], { STAGE: 'client-node' })],
+          ['tsx + library', () => stage(['--import=tsx', 'bench/probes/replicaFloorStage.ts'], { STAGE: 'library' })],
         ] as Array<[string, () => Promise<Memory>]>)
       : []),
     ...(process.env.REPLICAS === '0'

@@ -1,5 +1,5 @@
 /**
- * What both benchmark drivers (bench/run.ts on loopback, bench/cluster/run.ts against a real
+ * What both benchmark drivers (bench/loopback/run.ts on loopback, bench/cluster/run.ts against a real
  * apiserver) share: how a contender is started, the JSON-lines conversation with it, building the
  * client-go contender, logging.
  */
@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
-export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+export const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const goBinary = join(root, '.bench-build', 'client-go-bench');
 const profileDir = join(root, '.scratch', 'profiles');
 

@@ -1,5 +1,5 @@
 /**
- * `node --import=tsx bench/readPath.ts`: how the watch body is read, and nothing else, over
+ * `node --import=tsx bench/probes/readPath.ts`: how the watch body is read, and nothing else, over
  * loopback. One server process writes M MODIFIED lines (the loopback benchmark's objects, one HTTP
  * chunk per event, as the apiserver flushes them) back-to-back onto one chunked response; each
  * reader is a fresh process that first holds a cache of N parsed objects (so the garbage collector
@@ -30,9 +30,9 @@ import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { stampedJson } from './workload.js';
+import { stampedJson } from '../core/workload.js';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const N = Number(process.env.BENCH_N ?? 100_000);
 const M = Number(process.env.BENCH_EVENTS ?? 50_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -81,7 +81,7 @@ async function read(reader: string, url: string): Promise<void> {
     const item = JSON.parse(stampedJson(i, 1)) as Item;
     cache.set(`${item.metadata.namespace}/${item.metadata.name}`, item);
   }
-  const { createLineReader } = (await import(pathToFileURL(join(root, 'dist', 'sources', 'http', 'lineReader.js')).href)) as typeof import('../src/sources/http/lineReader.js');
+  const { createLineReader } = (await import(pathToFileURL(join(root, 'dist', 'sources', 'http', 'lineReader.js')).href)) as typeof import('../../src/sources/http/lineReader.js');
   const gc = { major: 0, majorMs: 0, minor: 0, minorMs: 0 };
   let measuring = false;
   new PerformanceObserver((list) => {

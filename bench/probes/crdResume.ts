@@ -1,5 +1,5 @@
 /**
- * `node --import=tsx bench/crdResume.ts`: how long a factory informer of a custom resource takes to
+ * `node --import=tsx bench/probes/crdResume.ts`: how long a factory informer of a custom resource takes to
  * list and watch again after its CRD is established, on the in-process test server. BENCH_ROUNDS
  * (10) cycles of: delete the CRD (with its 100 objects), create it again; the time from the
  * Established condition being written (the test server writes it a turn after the create) to the
@@ -7,9 +7,12 @@
  * prints the same on the real apiserver.)
  */
 import { filter, firstValueFrom } from 'rxjs';
-import { informerFactory } from '../src/informer/informerFactory.js';
-import { createTestApiServer } from '../src/testServer/index.js';
-import { customResourceDefinitionOf } from '../src/testServer/customResourceDefinition.js';
+import { createTestApiServer } from '../../src/testServer/index.js';
+import { customResourceDefinitionOf } from '../../src/testServer/customResourceDefinition.js';
+import { loadLibrary } from '../core/library.js';
+
+// The library under test, compiled; the test API server is the workload.
+const { informerFactory } = (await loadLibrary()).main;
 
 const crds = 'customresourcedefinitions.apiextensions.k8s.io';
 const rounds = Number(process.env.BENCH_ROUNDS ?? 10);

@@ -1,6 +1,6 @@
 /**
- * The settings and tools of the in-process watch-event benchmarks (bench/pipeline.ts,
- * bench/eventStages.ts), read once here so the two measure the same workload: N = BENCH_N (100,000)
+ * The settings and tools of the in-process watch-event benchmarks (bench/probes/pipeline.ts,
+ * bench/probes/eventStages.ts), read once here so the two measure the same workload: N = BENCH_N (100,000)
  * listed objects, M = BENCH_EVENTS (20,000) MODIFIED events in chunks of BENCH_CHUNK (40) lines, one
  * chunk per turn of the event loop, BENCH_ROUNDS (7) rounds. `gc` needs `node --expose-gc`.
  */
