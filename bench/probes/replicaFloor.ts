@@ -6,7 +6,7 @@
  * - `node`: bare Node; `node + client-node`: `import('@kubernetes/client-node')`;
  * - `tsx`, `tsx + client-node`, `tsx + library` (bench/probes/replicaFloorStage.ts): the TypeScript loader
  *   the benchmark replicas run under, then what they import;
- * - `replica …` (bench/cluster/shardingReplica.ts, as bench:sharding runs it) against an in-process
+ * - `replica …` (bench/sharding/shardingReplica.ts, as bench:sharding runs it) against an in-process
  *   test API server holding OBJECTS ConfigMaps of ~1.2 KB (default 0 and 20,000), unsharded and as
  *   the only member of a server-side ring (which also watches its ring's Leases).
  *
@@ -38,7 +38,7 @@ const scratch = mkdtempSync(join(tmpdir(), 'replica-floor-'));
 const built = join(root, '.bench-build', 'replica');
 // The library under test, compiled once; every stage and replica loads that build (BENCH_RX_LIB).
 process.env.BENCH_RX_LIB ??= buildLibrary();
-if (process.env.REPLICAS !== '0') await bundleNodeProgram({ shardingReplica: 'bench/cluster/shardingReplica.ts' }, built, root);
+if (process.env.REPLICAS !== '0') await bundleNodeProgram({ shardingReplica: 'bench/sharding/shardingReplica.ts' }, built, root);
 
 interface Memory { readonly heapUsed: number; readonly rss: number }
 
@@ -79,7 +79,7 @@ for (const objects of sizes) {
   const kubeconfig = join(scratch, `kubeconfig-${objects}`);
   writeFileSync(kubeconfig, server.kubeConfigText());
   const replica = (mode: string, bundled = false) => (): Promise<Memory> =>
-    stage(bundled ? [join(built, 'shardingReplica.js')] : ['--import=tsx', 'bench/cluster/shardingReplica.ts'], { KUBECONFIG: kubeconfig, MODE: mode, NS: 'bench', RING: `floor-${mode}`, NAME: mode, OUT: join(scratch, mode), LEASE_MS: '2000', RENEW_MS: '1500', RETRY_MS: '250' }, { expected: objects });
+    stage(bundled ? [join(built, 'shardingReplica.js')] : ['--import=tsx', 'bench/sharding/shardingReplica.ts'], { KUBECONFIG: kubeconfig, MODE: mode, NS: 'bench', RING: `floor-${mode}`, NAME: mode, OUT: join(scratch, mode), LEASE_MS: '2000', RENEW_MS: '1500', RETRY_MS: '250' }, { expected: objects });
   const stages: Array<[string, () => Promise<Memory>]> = [
     ...(objects === sizes[0]
       ? ([

@@ -4,7 +4,7 @@
  * CI: minutes of loading. Asserts nothing; prints Markdown and writes bench/results/sharding-<time>.json.
  *
  * - sync: for each configuration (unsharded ×1; server ×1, ×2, ×4; label ×2, ×4), RUNS rounds in
- *   rotated order, each replica a fresh process (bench/cluster/shardingReplica.ts): per replica, the
+ *   rotated order, each replica a fresh process (bench/sharding/shardingReplica.ts): per replica, the
  *   time from its start to the last object of its share reconciled for the first time, its heap
  *   after a full GC and its peak RSS once all objects are covered;
  * - membership change (label and server, 2 → 3 replicas): write requests the apiserver served
@@ -13,7 +13,7 @@
  * - handover: `kill -9` of one of the three; the time from the kill to the first and the last of
  *   its objects reconciled by another replica.
  *
- * Each replica runs without a TypeScript loader: bench/cluster/shardingReplica.ts bundled by esbuild
+ * Each replica runs without a TypeScript loader: bench/sharding/shardingReplica.ts bundled by esbuild
  * as the CLI is (client-node tree-shaken; bench/probes/replicaFloor.ts measures what that takes off
  * a replica's heap), loading the library under test from the build this run compiles
  * (bench/core/library.ts, `BENCH_RX_LIB`), as every benchmark does. BENCH_REPLICA=tsx runs the
@@ -22,7 +22,7 @@
  * Environment: BENCH_OBJECTS (20000), BENCH_RUNS (2), BENCH_CONFIGS
  * (unsharded:1,server:1,server:2,server:4,label:2,label:4), BENCH_CHANGES (server,label),
  * LEASE_MS / RENEW_MS / RETRY_MS (15000 / 10000 / 2000), BENCH_LOADER (`etcd`: put the objects
- * into etcd directly, bench/cluster/etcdLoad.ts; otherwise creates through the apiserver).
+ * into etcd directly, bench/sharding/etcdLoad.ts; otherwise creates through the apiserver).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -30,7 +30,7 @@ import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundleNodeProgram } from '../../packages/cli/bundleCli.js';
-import { apiClient, expectStatus, pool } from './apiClient.js';
+import { apiClient, expectStatus, pool } from '../cluster/apiClient.js';
 import { loadThroughEtcd } from './etcdLoad.js';
 import { buildLibrary } from '../core/library.js';
 
@@ -48,8 +48,8 @@ mkdirSync(scratch, { recursive: true });
 const underTsx = env.BENCH_REPLICA === 'tsx';
 // The library under test, compiled once for every replica (bench/core/library.ts).
 const rxLib = buildLibrary();
-const replicaProgram = underTsx ? ['--import=tsx', join(root, 'bench/cluster/shardingReplica.ts')] : [join(scratch, 'replica', 'shardingReplica.js')];
-if (!underTsx) await bundleNodeProgram({ shardingReplica: 'bench/cluster/shardingReplica.ts' }, join(scratch, 'replica'), root);
+const replicaProgram = underTsx ? ['--import=tsx', join(root, 'bench/sharding/shardingReplica.ts')] : [join(scratch, 'replica', 'shardingReplica.js')];
+if (!underTsx) await bundleNodeProgram({ shardingReplica: 'bench/sharding/shardingReplica.ts' }, join(scratch, 'replica'), root);
 const now = (): number => performance.timeOrigin + performance.now();
 const log = (text: string): void => console.error(`[bench:sharding ${new Date().toISOString().slice(11, 19)}] ${text}`);
 
