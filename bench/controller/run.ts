@@ -1,6 +1,6 @@
 /**
  * `npm run bench:controller`: rx-informer's `controller()` against controller-runtime v0.24.1
- * (bench/controller-runtime, built from Go modules into .bench-build/) on a real kube-apiserver
+ * (bench/controller/controller-runtime, built from Go modules into .bench-build/) on a real kube-apiserver
  * v1.36.3 + etcd (test/cluster/env.sh run starts them and stops them after). Not in CI.
  *
  * One invocation loads the ConfigMaps once (cumulatively: 10,000, then 100,000) and runs ROUNDS
@@ -81,7 +81,7 @@ const contenders = env.BENCH_CONTENDERS ? allContenders.filter((c) => env.BENCH_
 
 const client = apiClient(kubeconfig);
 const rxLib = buildLibrary();
-const go = buildGoContender('controller-runtime', crBinary);
+const go = buildGoContender('controller/controller-runtime', crBinary);
 /** Rotation of the first round: the rounds already on file, so separate invocations rotate too. */
 const offset = resultFiles(resultsDir).length;
 

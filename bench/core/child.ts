@@ -45,7 +45,7 @@ export const nodeContender = (profile: boolean, id: string, label: string, file:
   ],
 });
 
-/** The client-go contender (bench/client-go) with `args`, and a pprof profile when profiling. */
+/** The client-go contender (bench/contenders/client-go) with `args`, and a pprof profile when profiling. */
 export const goContender = (profile: boolean, id: string, label: string, args: readonly string[] = [], env?: Record<string, string>): Contender => ({
   id,
   label,
@@ -55,8 +55,8 @@ export const goContender = (profile: boolean, id: string, label: string, args: r
 
 export const log = (line: string): void => void process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${line}\n`);
 
-/** Builds bench/client-go into .bench-build; returns `go version`. */
-export const buildClientGo = (): string => buildGoContender('client-go', goBinary);
+/** Builds bench/contenders/client-go into .bench-build; returns `go version`. */
+export const buildClientGo = (): string => buildGoContender('contenders/client-go', goBinary);
 
 /** Builds the Go module bench/`dir` into `binary` (under .bench-build, ignored); returns `go version`. */
 export function buildGoContender(dir: string, binary: string): string {

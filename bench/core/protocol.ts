@@ -22,7 +22,7 @@ export const SEQ_ANNOTATION = 'bench.rx-informer.dev/seq';
 /** When the server made the write (epoch ms, fractional). */
 export const TIME_ANNOTATION = 'bench.rx-informer.dev/t';
 
-/** Milliseconds of CLOCK_MONOTONIC (the same clock in every process of the machine; Go: bench/client-go). */
+/** Milliseconds of CLOCK_MONOTONIC (the same clock in every process of the machine; Go: bench/contenders/client-go). */
 export const nowMs = (): number => Number(process.hrtime.bigint()) / 1e6;
 
 export interface SyncedMessage {
