@@ -65,7 +65,7 @@ const allContenders: Contender[] = [
     : []),
 ];
 // The library as users get it (tsc's output), not src/ through tsx.
-log('building rx-informer (tsc -p tsconfig.build.json)');
+log('rx-informer: the compiled build (tsc -p tsconfig.build.json, when src/ changed since dist/)');
 const rxLib = buildLibrary();
 const contenders = env.BENCH_CONTENDERS ? allContenders.filter((c) => env.BENCH_CONTENDERS!.split(',').includes(c.id)) : allContenders.filter((c) => !c.optIn);
 
