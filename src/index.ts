@@ -28,7 +28,7 @@ export { listWatch } from './sources/listWatch.js';
 export { reflector } from './sources/reflector/reflector.js';
 export { httpListerWatcher } from './sources/http/httpListerWatcher.js';
 export { fetchListWatch } from './sources/fetchListWatch.js';
-export type { FetchTransportConfig } from './client/fetchTransport.js';
+export type { FetchTransportConfig } from './client/transport/fetchTransport.js';
 export type { KubeConfigLike } from './client/kubeConfigLike.js';
 export { discoverResource } from './client/discoverResource.js';
 export type { DiscoveredResource } from './client/discoverResource.js';

@@ -6,8 +6,8 @@
 import { KubeConfig } from '@kubernetes/client-node';
 import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:https';
-import { nowMs, SEQ_ANNOTATION, TIME_ANNOTATION } from '../protocol.js';
-import { benchObject, namespaceOf } from '../workload.js';
+import { nowMs, SEQ_ANNOTATION, TIME_ANNOTATION } from '../core/protocol.js';
+import { benchObject, namespaceOf } from '../core/workload.js';
 
 export interface ApiClient {
   /** One request; resolves with the status and body text. */

@@ -1,5 +1,5 @@
 /** Renders the real-apiserver part of BENCHMARKS.md from one `npm run bench:cluster` run. */
-import { div, fmt, median, mib, targetRows, times, type Target } from '../report.js';
+import { div, fmt, median, mib, targetRows, times, type Target } from '../core/report.js';
 
 /** What one measured batch of updates gave. */
 export interface Measured {

@@ -18,18 +18,18 @@
  * The GET floors read the whole list once (JSON and protobuf) and decode nothing.
  *
  * Environment: BENCH_SIZES=10000,50000 BENCH_RUNS=3 BENCH_UPDATES=5000 BENCH_CONTENDERS=rx,client-go
- * BENCH_PROFILE=1 (as in bench/run.ts). Results: bench/results/cluster-<time>.json and the cluster
+ * BENCH_PROFILE=1 (as in bench/loopback/run.ts). Results: bench/results/cluster-<time>.json and the cluster
  * part of BENCHMARKS.md (rewritten when neither BENCH_SIZES nor BENCH_CONTENDERS is set, or with BENCH_WRITE=1).
  */
 import { spawn, execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
-import { writeBenchmarks } from '../assemble.js';
-import { buildClientGo, exited, machineInfo, goContender, lines, log, nodeContender, percentile, root, tell, type Contender } from '../child.js';
-import { nowMs, type ArmedMessage, type MeasuredMessage, type SyncedMessage } from '../protocol.js';
-import { nameOf, namespaceOf } from '../workload.js';
-import { buildLibrary } from '../library.js';
+import { writeBenchmarks } from '../core/assemble.js';
+import { buildClientGo, exited, machineInfo, goContender, lines, log, nodeContender, percentile, root, tell, type Contender } from '../core/child.js';
+import { nowMs, type ArmedMessage, type MeasuredMessage, type SyncedMessage } from '../core/protocol.js';
+import { nameOf, namespaceOf } from '../core/workload.js';
+import { buildLibrary } from '../core/library.js';
 import { apiClient, createNamespaces, expectStatus, loadConfigMaps, pool, requestCounts, updatePatch } from './apiClient.js';
 import { renderCluster, type ClusterResults, type ClusterSample, type Measured } from './report.js';
 import { waitForIdle } from './waitForIdle.js';

@@ -1,11 +1,11 @@
 /**
- * What every Node contender shares: memory readings, the stdout/stdin protocol of bench/protocol.ts,
+ * What every Node contender shares: memory readings, the stdout/stdin protocol of bench/core/protocol.ts,
  * and the check of each arriving object against the armed measurement.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
 import { createInterface } from 'node:readline';
-import { nowMs, SEQ_ANNOTATION, TIME_ANNOTATION, type MeasureCommand } from '../protocol.js';
+import { nowMs, SEQ_ANNOTATION, TIME_ANNOTATION, type MeasureCommand } from '../core/protocol.js';
 
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) throw new Error('contenders run with --expose-gc');

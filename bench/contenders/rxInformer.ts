@@ -15,7 +15,7 @@ import { tap } from 'rxjs';
 import type { KubeObject, LatencyHistogram, ListWatchConfig } from 'rx-informer';
 import { harness } from './harness.js';
 
-// The compiled library the driver built (BENCH_RX_LIB: its index.js; bench/library.ts).
+// The compiled library the driver built (BENCH_RX_LIB: its index.js; bench/core/library.ts).
 const { fetchListWatch, httpListerWatcher, informer, informerMetrics, listWatch, reflector, stripManagedFields } = (await import(pathToFileURL(process.env.BENCH_RX_LIB!).href)) as typeof import('rx-informer');
 // Internal to the library: beside its index.js in the compiled output.
 const { wholeListResponse } = (await import(new URL('sources/wholeListResponse.js', pathToFileURL(process.env.BENCH_RX_LIB!)).href)) as typeof import('../../src/sources/wholeListResponse.js');

@@ -9,7 +9,7 @@ import { pathToFileURL } from 'node:url';
 import type { KubeObject } from 'rx-informer';
 import { harness } from './harness.js';
 
-// The compiled library the driver built (BENCH_RX_LIB: its index.js; bench/library.ts).
+// The compiled library the driver built (BENCH_RX_LIB: its index.js; bench/core/library.ts).
 const { listWatch } = (await import(pathToFileURL(process.env.BENCH_RX_LIB!).href)) as typeof import('rx-informer');
 
 const kubeConfig = new KubeConfig();

@@ -1,8 +1,8 @@
 /**
  * What the harness of `npm run bench:controller` (bench/controller/run.ts) and its contenders
- * (bench/controller/rxController.ts, bench/controller-runtime/main.go) say to each other: one JSON
+ * (bench/controller/rxController.ts, bench/controller/controller-runtime/main.go) say to each other: one JSON
  * line per event on the contender's stdout, each with `t`, CLOCK_MONOTONIC in ms (the same clock in
- * every process: bench/protocol.ts's `nowMs`).
+ * every process: bench/core/protocol.ts's `nowMs`).
  */
 
 /** The annotation of the change whose latency is measured; a reconcile that reads it says `fresh`. */

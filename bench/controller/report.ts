@@ -6,7 +6,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeBenchmarks } from '../assemble.js';
+import { writeBenchmarks } from '../core/assemble.js';
 
 /** One measurement: one contender, one part and variant, one round. */
 export interface ControllerSample {

@@ -1,6 +1,6 @@
 /**
  * `npm run bench:controller`: rx-informer's `controller()` against controller-runtime v0.24.1
- * (bench/controller-runtime, built from Go modules into .bench-build/) on a real kube-apiserver
+ * (bench/controller/controller-runtime, built from Go modules into .bench-build/) on a real kube-apiserver
  * v1.36.3 + etcd (test/cluster/env.sh run starts them and stops them after). Not in CI.
  *
  * One invocation loads the ConfigMaps once (cumulatively: 10,000, then 100,000) and runs ROUNDS
@@ -31,10 +31,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import { buildGoContender, exited, lines, log, machineInfo, root } from '../child.js';
-import { buildLibrary } from '../library.js';
-import { nowMs } from '../protocol.js';
-import { nameOf, namespaceOf } from '../workload.js';
+import { buildGoContender, exited, lines, log, machineInfo, root } from '../core/child.js';
+import { buildLibrary } from '../core/library.js';
+import { nowMs } from '../core/protocol.js';
+import { nameOf, namespaceOf } from '../core/workload.js';
 import { apiClient, createNamespaces, expectStatus, loadConfigMaps, type ApiClient } from '../cluster/apiClient.js';
 import { freshAnnotation, type ControllerEvent } from './protocol.js';
 import { renderControllerBench, resultFiles, type ControllerResults, type ControllerSample } from './report.js';
@@ -81,7 +81,7 @@ const contenders = env.BENCH_CONTENDERS ? allContenders.filter((c) => env.BENCH_
 
 const client = apiClient(kubeconfig);
 const rxLib = buildLibrary();
-const go = buildGoContender('controller-runtime', crBinary);
+const go = buildGoContender('controller/controller-runtime', crBinary);
 /** Rotation of the first round: the rounds already on file, so separate invocations rotate too. */
 const offset = resultFiles(resultsDir).length;
 

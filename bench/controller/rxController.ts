@@ -2,7 +2,7 @@
  * The rx-informer contender of `npm run bench:controller` (bench/controller/run.ts): `controller()`
  * over a factory's ConfigMap informer, default options but for the ones the harness turns
  * (`priority`, `warmReplicas`, `leadership`). The same flags and JSON lines as
- * bench/controller-runtime/main.go; times are CLOCK_MONOTONIC in ms. The library is the compiled one
+ * bench/controller/controller-runtime/main.go; times are CLOCK_MONOTONIC in ms. The library is the compiled one
  * (BENCH_RX_LIB: dist/index.js; the controller entry beside it).
  */
 import { KubeConfig } from '@kubernetes/client-node';
@@ -10,7 +10,7 @@ import { cpuUsage } from 'node:process';
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import type { KubeObject } from 'rx-informer';
-import { nowMs } from '../protocol.js';
+import { nowMs } from '../core/protocol.js';
 import { emit, freshAnnotation } from './protocol.js';
 
 const lib = process.env.BENCH_RX_LIB!;

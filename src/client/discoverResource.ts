@@ -1,10 +1,10 @@
 import type { KubeConfigLike } from './kubeConfigLike.js';
 import { catchError, defer, finalize, forkJoin, map, of, switchMap, throwError, type Observable } from 'rxjs';
 import { KubeApiError } from '../errors.js';
-import { httpGet } from './httpGet.js';
-import { readJson } from './readJson.js';
-import type { HttpTransport } from './httpTransport.js';
-import { kubeConfigTransport } from './kubeConfigTransport.js';
+import { httpGet } from './transport/httpGet.js';
+import { readJson } from './transport/readJson.js';
+import type { HttpTransport } from './transport/httpTransport.js';
+import { kubeConfigTransport } from './transport/kubeConfigTransport.js';
 import { argumentError } from '../options/optionChecks.js';
 
 /** A resource as API discovery describes it: enough to list, watch and show it. */

@@ -2,7 +2,7 @@ import { map, type Observable } from 'rxjs';
 import type { ListWatchResource } from './listWatchResource.js';
 import { builtinPlurals } from './builtinPlurals.js';
 import { discoverKind, splitApiVersion } from './discoverResource.js';
-import type { HttpTransport } from './httpTransport.js';
+import type { HttpTransport } from './transport/httpTransport.js';
 
 /** A resource with its collection path (`/api/v1/namespaces/x/configmaps`) and a display name for errors. */
 export interface ResolvedResource {

@@ -3,16 +3,16 @@ import type { Draft } from 'immer';
 import { firstValueFrom, map, take, type Observable } from 'rxjs';
 import { conflictError, isWriteConflict, KubeApiError } from '../errors.js';
 import { discoverKind } from './discoverResource.js';
-import { httpRequest, type HttpMethod } from './httpRequest.js';
-import { readJson } from './readJson.js';
-import { kubeConfigTransport } from './kubeConfigTransport.js';
+import { httpRequest, type HttpMethod } from './transport/httpRequest.js';
+import { readJson } from './transport/readJson.js';
+import { kubeConfigTransport } from './transport/kubeConfigTransport.js';
 import { collectionPath, resolveStatically, type ResolvedResource } from './resolveResource.js';
 import type { KubeObject } from '../store/kubeObject.js';
 import type { TypedObjectRef } from '../store/objectRef.js';
 import { controllerReference, ownerReferencesOf } from '../store/ownerReferences.js';
 import { editPatch, type JsonPatchOperation } from './editPatch.js';
-import { writeRecord } from './writeRecord.js';
-import { argumentError } from '../options/optionChecks.js';
+import { writeRecord, type WriteRecord } from './writeRecord.js';
+import { argumentError, describe, optionChecks } from '../options/optionChecks.js';
 
 /** Options every request takes. */
 export interface RequestOptions {
@@ -71,6 +71,13 @@ export interface DeleteOptions extends RequestOptions {
 export interface ResourceClientConfig {
   /** The field manager of every write that names none (controller-runtime's `WithFieldOwner`). */
   readonly fieldManager?: string;
+  /**
+   * Where the answer to every write is noted for read-your-own-writes. Default: the shared
+   * `writeRecord`, which a controller compares its cache with unless given another. A record of your
+   * own (`createWriteRecord()`) is given to this client and to the controllers that should see its
+   * writes (`controller(…, { readYourWrites: { record } })`).
+   */
+  readonly record?: WriteRecord;
 }
 
 /**
@@ -115,6 +122,11 @@ export interface ResourceClient {
   delete(target: TypedObjectRef | KubeObject, options?: DeleteOptions): Promise<KubeObject | undefined>;
   /** Closes idle keep-alive connections (in-flight requests are left alone). */
   close(): void;
+  /**
+   * The write record this client notes its writes in (`resourceClient()` always says; a client of
+   * your own may leave it out, and `finalizer` then reads the shared `writeRecord`).
+   */
+  readonly record?: WriteRecord;
 }
 
 /**
@@ -133,10 +145,12 @@ export interface ResourceClient {
  * ```
  *
  * @param kubeConfig client-node's KubeConfig.
- * @param config the default field manager.
- * @throws {TypeError} unless `kubeConfig` is a KubeConfig.
+ * @param config the default field manager, and the write record (default: the shared `writeRecord`).
+ * @throws {TypeError} unless `kubeConfig` is a KubeConfig and `record` (when given) a WriteRecord.
  */
 export function resourceClient(kubeConfig: KubeConfigLike, config: ResourceClientConfig = {}): ResourceClient {
+  const record = config.record ?? writeRecord;
+  if (typeof record?.noteResponse !== 'function' || typeof record.written !== 'function') optionChecks('resourceClient').fail(`record must be a WriteRecord (from createWriteRecord()), got ${describe(config.record)}`);
   const transport = kubeConfigTransport(kubeConfig);
   const discovered = new Map<string, Promise<{ group: string; version: string; plural: string; namespaced: boolean }>>();
 
@@ -156,13 +170,12 @@ export function resourceClient(kubeConfig: KubeConfigLike, config: ResourceClien
     return collectionPath(kind.group, kind.version, kind.plural, kind.namespaced ? target.namespace : undefined);
   };
 
-  const send = async <R>(verb: string, target: TypedObjectRef, request: Omit<Request, 'accept'> & { readonly collection?: boolean; readonly subresource?: string | undefined }, signal: AbortSignal | undefined, read: (body: unknown) => R): Promise<R> => {
+  const send = async <R>(verb: string, target: TypedObjectRef, request: Request, signal: AbortSignal | undefined, read: (body: unknown) => R): Promise<R> => {
     const where = await locate(target, signal);
     const path = request.collection ? where.path : `${where.path}/${encodeURIComponent(target.name)}${request.subresource ? `/${request.subresource}` : ''}`;
     const query = request.query?.toString();
-    // Read-your-own-writes: the answer to every write is noted in the process's write record.
-    const dryRun = request.query?.has('dryRun') === true || request.body?.includes('"dryRun"') === true;
-    const noted = (body: unknown): unknown => (verb !== 'get' && !dryRun && writeRecord.noteResponse(verb, body), body);
+    // Read-your-own-writes: the answer to every write but a dry run is noted in the client's record.
+    const noted = (body: unknown): unknown => (verb !== 'get' && request.dryRun !== true && record.noteResponse(verb, body), body);
     const once = (): Observable<R> =>
       httpRequest<unknown>(
         transport,
@@ -202,7 +215,7 @@ export function resourceClient(kubeConfig: KubeConfigLike, config: ResourceClien
     }
     const tests = type === 'json' ? (body as readonly JsonPatchOperation[]).filter((op) => op.op === 'test') : [];
     try {
-      return await send(type === 'apply' ? 'apply' : 'patch', target, { method: 'PATCH', query: writeQuery(options, extra), body: JSON.stringify(body), contentType: contentTypes[type], subresource: options.subresource }, options.signal, (b) => b as T);
+      return await send(type === 'apply' ? 'apply' : 'patch', target, { method: 'PATCH', query: writeQuery(options, extra), body: JSON.stringify(body), contentType: contentTypes[type], subresource: options.subresource, dryRun: options.dryRun }, options.signal, (b) => b as T);
     } catch (error) {
       const lock = tests.find((op) => op.path === '/metadata/resourceVersion');
       const version = lock !== undefined && 'value' in lock ? lock.value : undefined;
@@ -223,7 +236,7 @@ export function resourceClient(kubeConfig: KubeConfigLike, config: ResourceClien
     async create(object, options = {}) {
       const target = refOf(object);
       try {
-        return await send('create', target, { method: 'POST', collection: true, query: writeQuery(options), body: JSON.stringify(object) }, options.signal, (b) => b as typeof object);
+        return await send('create', target, { method: 'POST', collection: true, query: writeQuery(options), body: JSON.stringify(object), dryRun: options.dryRun }, options.signal, (b) => b as typeof object);
       } catch (error) {
         throw asConflict(error, target, false);
       }
@@ -231,7 +244,7 @@ export function resourceClient(kubeConfig: KubeConfigLike, config: ResourceClien
     async replace(object, options = {}) {
       const target = refOf(object);
       try {
-        return await send('update', target, { method: 'PUT', query: writeQuery(options), body: JSON.stringify(object), subresource: options.subresource }, options.signal, (b) => b as typeof object);
+        return await send('update', target, { method: 'PUT', query: writeQuery(options), body: JSON.stringify(object), subresource: options.subresource, dryRun: options.dryRun }, options.signal, (b) => b as typeof object);
       } catch (error) {
         const version = object.metadata?.resourceVersion;
         throw asConflict(error, target, typeof version === 'string' && version !== '', version);
@@ -259,7 +272,7 @@ export function resourceClient(kubeConfig: KubeConfigLike, config: ResourceClien
       if (options.gracePeriodSeconds !== undefined) body['gracePeriodSeconds'] = options.gracePeriodSeconds;
       if (options.dryRun) body['dryRun'] = ['All'];
       try {
-        return await send('delete', ref, { method: 'DELETE', ...(Object.keys(body).length > 0 ? { body: JSON.stringify({ apiVersion: 'v1', kind: 'DeleteOptions', ...body }) } : {}) }, options.signal, (b) =>
+        return await send('delete', ref, { method: 'DELETE', dryRun: options.dryRun, ...(Object.keys(body).length > 0 ? { body: JSON.stringify({ apiVersion: 'v1', kind: 'DeleteOptions', ...body }) } : {}) }, options.signal, (b) =>
           (b as KubeObject | undefined)?.metadata?.deletionTimestamp ? (b as KubeObject) : undefined,
         );
       } catch (error) {
@@ -268,14 +281,21 @@ export function resourceClient(kubeConfig: KubeConfigLike, config: ResourceClien
       }
     },
     close: () => transport.closeIdleConnections?.(),
+    record,
   };
 }
 
+/** One request of the client, as `send` takes it. */
 interface Request {
   readonly method: HttpMethod;
   readonly query?: URLSearchParams;
   readonly body?: string;
   readonly contentType?: string;
+  /** The collection (a create), not the named object. */
+  readonly collection?: boolean;
+  readonly subresource?: string | undefined;
+  /** The verb's own `dryRun` option: the answer is not a write, so the record is not told. */
+  readonly dryRun?: boolean | undefined;
 }
 
 const contentTypes = { json: 'application/json-patch+json', merge: 'application/merge-patch+json', apply: 'application/apply-patch+yaml' } as const;

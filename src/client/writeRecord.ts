@@ -25,8 +25,10 @@ export interface WrittenName {
  * finalizer and createOrUpdate helpers built on them) is noted here, whatever `KubeConfig` or
  * endpoint it went through, because the uid names the object wherever it is read from.
  *
- * One record per process ({@link writeRecord}): a write made anywhere in the process (inside a
- * reconcile or not) holds the controllers whose caches have not seen it yet. Entries are kept for
+ * One shared record per process ({@link writeRecord}) unless a client is given its own
+ * (`resourceClient(kubeConfig, { record })`): a write made anywhere through the clients of a record
+ * (inside a reconcile or not) holds the controllers given that record whose caches have not seen it
+ * yet. Entries are kept for
  * `retainMs` (10 minutes) and at most `maxEntries` (100,000), oldest dropped first; a cache that
  * is ten minutes behind is not waited for.
  */
@@ -49,7 +51,8 @@ export interface WriteRecord {
 export const writeRecordLimits = { retainMs: 600_000, maxEntries: 100_000 } as const;
 
 /**
- * Creates a {@link WriteRecord}. The process-wide one is {@link writeRecord}; a test may make its own.
+ * Creates a {@link WriteRecord}, to give to `resourceClient()` and `controller()` (`readYourWrites:
+ * { record }`) together; the shared one is {@link writeRecord}.
  *
  * @param now the clock for retention (default `Date.now`).
  */
@@ -116,5 +119,5 @@ export function createWriteRecord(now: () => number = Date.now): WriteRecord {
 
 const nameKey = (n: { apiVersion: string; kind: string; namespace?: string | undefined; name: string }): string => `${n.apiVersion}|${n.kind}|${n.namespace ?? ''}|${n.name}`;
 
-/** The process's {@link WriteRecord}: every `resourceClient()` notes its writes here. */
+/** The shared {@link WriteRecord}: every `resourceClient()` not given a record of its own notes its writes here, and every controller not given one compares with it. */
 export const writeRecord: WriteRecord = createWriteRecord();

@@ -47,7 +47,7 @@ export type ReadYourWrites =
   | {
       /** The longest a run waits for the cache; then it starts, and its outcome says `freshness.behind`. Default 10 000. */
       readonly waitMs?: number;
-      /** The writes to compare with. Default: the process's `writeRecord`, which every `resourceClient()` writes to. */
+      /** The writes to compare with. Default: the shared `writeRecord`, which every `resourceClient()` not given a record of its own writes to. */
       readonly record?: WriteRecord;
     };
 

@@ -7,7 +7,7 @@ import type { WhenSyncedOptions } from './informer.js';
 import { crdGatedSources } from './crdGatedSources.js';
 import { factoryInformer, type FactoryContext, type FactoryEntry } from './factoryInformer.js';
 import { optionChecks, argumentError } from '../options/optionChecks.js';
-import { checkKubeConfig } from '../client/checkKubeConfig.js';
+import { checkKubeConfig } from '../client/transport/checkKubeConfig.js';
 import type { ListWatchResource } from '../client/listWatchResource.js';
 import type { KubeObject } from '../store/kubeObject.js';
 import type { SharedInformer, SharedInformerOptions } from './sharedInformer.js';

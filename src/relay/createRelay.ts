@@ -1,8 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
-import { fetchTransport } from '../client/fetchTransport.js';
-import type { TransportResponse } from '../client/httpTransport.js';
+import { fetchTransport } from '../client/transport/fetchTransport.js';
+import type { TransportResponse } from '../client/transport/httpTransport.js';
 import { argumentError, optionChecks } from '../options/optionChecks.js';
 import { relayedHeaders, type RelayRequestMessage, type RelayResponseMessage } from './relayProtocol.js';
 

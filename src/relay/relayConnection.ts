@@ -1,5 +1,5 @@
 import type { Observable } from 'rxjs';
-import { credentialsFailure, type HttpTransport, type TransportResponse } from '../client/httpTransport.js';
+import { credentialsFailure, type HttpTransport, type TransportResponse } from '../client/transport/httpTransport.js';
 import type { ListWatchResource } from '../client/listWatchResource.js';
 import type { KubeObject } from '../store/kubeObject.js';
 import { transportListerWatcher } from '../sources/http/transportListerWatcher.js';

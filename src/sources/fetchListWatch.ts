@@ -1,5 +1,5 @@
 import type { Observable } from 'rxjs';
-import { fetchTransport, type FetchTransportConfig } from '../client/fetchTransport.js';
+import { fetchTransport, type FetchTransportConfig } from '../client/transport/fetchTransport.js';
 import type { ListWatchResource } from '../client/listWatchResource.js';
 import type { KubeObject } from '../store/kubeObject.js';
 import { transportListerWatcher } from './http/transportListerWatcher.js';

@@ -4,6 +4,6 @@
  * `createTestApiServer.ts` loads client-node (whose HTTP stack would fail while loading, with a
  * `TypeError` from deep inside undici). ES modules run their imports in order, so this runs first.
  */
-import { checkNodeVersion } from '../client/nodeFloor.js';
+import { checkNodeVersion } from '../client/transport/nodeFloor.js';
 
 checkNodeVersion('rx-informer/test-server');

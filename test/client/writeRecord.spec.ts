@@ -61,6 +61,63 @@ test('every resourceClient write is noted in the process record by uid, whatever
   }
 });
 
+test('a client given its own record notes its writes there, and not in the shared one', async (t) => {
+  const { createTestApiServer } = await import('../../src/testServer/index.js');
+  const { resourceClient } = await import('../../src/client/resourceClient.js');
+  const { writeRecord } = await import('../../src/client/writeRecord.js');
+  const server = await createTestApiServer();
+  const record = createWriteRecord();
+  const client = resourceClient(server.kubeConfig, { fieldManager: 'own', record });
+  try {
+    const created = await client.create<KubeObject & { data?: Record<string, string> }>({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x', namespace: 'n' }, data: { v: '1' } });
+    const uid = created.metadata!.uid!;
+    t.like(record.written(uid), { resourceVersion: created.metadata!.resourceVersion, deleted: false });
+    t.is(writeRecord.written(uid), undefined, 'the shared record is not told');
+    await client.delete(created);
+    t.like(record.written(uid), { deleted: true });
+  } finally {
+    client.close();
+    await server.close();
+  }
+});
+
+test('a write whose object says "dryRun" (a key, a value) is a write; a dry run of any verb is not', async (t) => {
+  const { createTestApiServer } = await import('../../src/testServer/index.js');
+  const { resourceClient } = await import('../../src/client/resourceClient.js');
+  const { writeRecord: record } = await import('../../src/client/writeRecord.js');
+  const server = await createTestApiServer();
+  const client = resourceClient(server.kubeConfig, { fieldManager: 'dry' });
+  const cm = (name: string, data: Record<string, string>) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'n' }, data });
+  try {
+    const created = await client.create<KubeObject>(cm('x', { dryRun: 'true', mode: 'dryRun' }));
+    const uid = created.metadata!.uid!;
+    t.like(record.written(uid), { resourceVersion: created.metadata!.resourceVersion, deleted: false }, 'a create whose data says dryRun');
+    const patched = await client.patch<KubeObject>({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'n', name: 'x' }, { data: { dryRun: 'false' } }, { type: 'merge' });
+    t.like(record.written(uid), { resourceVersion: patched.metadata!.resourceVersion }, 'a merge patch whose body says dryRun');
+    const replaced = await client.replace<KubeObject>({ ...patched, data: { note: 'use "dryRun" to try' } } as KubeObject);
+    t.like(record.written(uid), { resourceVersion: replaced.metadata!.resourceVersion }, 'a replace whose body says "dryRun"');
+    const applied = await client.apply<KubeObject>(cm('x', { dryRun: 'again' }));
+    t.like(record.written(uid), { resourceVersion: applied.metadata!.resourceVersion }, 'an apply whose body says dryRun');
+    const edited = await client.edit(applied as KubeObject & { data?: Record<string, string> }, (d) => void (d.data = { dryRun: 'edited' }));
+    t.like(record.written(uid), { resourceVersion: edited.metadata!.resourceVersion }, 'an edit whose operations say dryRun');
+    // Dry runs of every verb leave the record as it is. (The in-process server does not know
+    // dryRun and stores them; what counts here is that the client does not tell its record.)
+    const other = await client.create<KubeObject>(cm('y', { v: '1' }), { dryRun: true });
+    t.is(record.written(other.metadata!.uid!), undefined, 'a dry-run create');
+    await client.delete(other, { dryRun: true });
+    t.is(record.written(other.metadata!.uid!), undefined, 'a dry-run delete');
+    await client.edit(edited as KubeObject & { data?: Record<string, string> }, (d) => void (d.data = { v: '2' }), { dryRun: true });
+    await client.patch({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'n', name: 'x' }, { data: { v: '3' } }, { type: 'merge', dryRun: true });
+    await client.replace({ ...edited, metadata: { ...edited.metadata, resourceVersion: undefined }, data: { v: '4' } } as KubeObject, { dryRun: true });
+    t.like(record.written(uid), { resourceVersion: edited.metadata!.resourceVersion, deleted: false }, 'no dry run is a write');
+    await client.delete(edited);
+    t.like(record.written(uid), { deleted: true });
+  } finally {
+    client.close();
+    await server.close();
+  }
+});
+
 test('writeRecord.writtenAt: the uid last written under a name, by type and namespace; forgotten with its uid', (t) => {
   let now = 0;
   const record = createWriteRecord(() => now);
@@ -75,4 +132,10 @@ test('writeRecord.writtenAt: the uid last written under a name, by type and name
   t.like(record.writtenAt({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'n', name: 'x' }), { uid: 'u2', resourceVersion: '9' }, 'created again: the new uid');
   now += writeRecordLimits.retainMs + 1;
   t.is(record.writtenAt({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'n', name: 'x' }), undefined, 'forgotten after the retention');
+});
+
+test('resourceClient refuses a record that is not a WriteRecord, in the options wording', async (t) => {
+  const { resourceClient } = await import('../../src/client/resourceClient.js');
+  const { KubeConfig } = await import('@kubernetes/client-node');
+  t.throws(() => resourceClient(new KubeConfig(), { record: {} as never }), { instanceOf: TypeError, message: '[informer] resourceClient: record must be a WriteRecord (from createWriteRecord()), got an object' });
 });

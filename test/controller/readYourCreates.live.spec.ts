@@ -6,6 +6,7 @@
 import test from 'ava';
 import { Subject, type Subscription } from 'rxjs';
 import { resourceClient } from '../../src/client/resourceClient.js';
+import { createWriteRecord, writeRecord, type WriteRecord } from '../../src/client/writeRecord.js';
 import { controller } from '../../src/controller/controller.js';
 import type { ControllerOutcome } from '../../src/controller/reconcileObjects.js';
 import { informerFactory } from '../../src/informer/informerFactory.js';
@@ -19,18 +20,18 @@ const widgetKind = { apiVersion: 'demo.example.com/v1', kind: 'Widget' } as cons
 const widget = (name: string) => ({ ...widgetKind, metadata: { name, namespace: 'n' }, spec: { value: '0' } });
 
 /** Creates widget `b` behind 300 ms of watch lag and at once asks for a run of it; what each run of `b` saw. */
-async function createThenRun(readYourWrites: boolean) {
+async function createThenRun(readYourWrites: boolean, record?: WriteRecord) {
   const server = await createTestApiServer({ resources: [widgets] });
   server.create('widgets.demo.example.com', widget('a'));
   const factory = informerFactory(server.kubeConfig);
-  const client = resourceClient(server.kubeConfig, { fieldManager: 'create-test' });
+  const client = resourceClient(server.kubeConfig, { fieldManager: 'create-test', ...(record ? { record } : {}) });
   const primary = factory.informer<KubeObject>({ ...widgetKind, namespace: 'n' });
   const triggers = new Subject<ObjectRef>();
   const sawB: (string | undefined)[] = [];
   const outcomes: ControllerOutcome[] = [];
   const subscription: Subscription = controller(primary, {
     triggers,
-    readYourWrites,
+    readYourWrites: readYourWrites && record ? { record } : readYourWrites,
     reconcile: (w, { ref }) => void (ref.name === 'b' && sawB.push(w?.metadata?.uid)),
   }).subscribe((outcome) => outcomes.push(outcome));
   try {
@@ -54,4 +55,13 @@ test('a run of an object this process just created waits until the cache holds i
   t.true((on.outcome?.freshness?.heldMs ?? 0) > 0, 'the run was held for the cache');
   const off = await createThenRun(false);
   t.is(off.sawB[0], undefined, 'without read-your-own-writes the first run starts from "not there"');
+});
+
+test('a write record given to both the client and the controller sees the client\'s writes (and the shared one does not)', async (t) => {
+  const record = createWriteRecord();
+  const on = await createThenRun(true, record);
+  t.true(on.sawB.length > 0 && on.sawB.every((uid) => uid === on.uid), `every run of b saw the created object (${JSON.stringify(on.sawB)})`);
+  t.true((on.outcome?.freshness?.heldMs ?? 0) > 0, 'the run was held for the cache');
+  t.like(record.written(on.uid), { deleted: false }, 'the create is in the given record');
+  t.is(writeRecord.written(on.uid), undefined, 'and not in the shared one');
 });

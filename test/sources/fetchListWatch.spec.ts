@@ -1,6 +1,6 @@
 import test from 'ava';
 import { KubeApiError, TransportError } from '../../src/errors.js';
-import type { FetchTransportConfig } from '../../src/client/fetchTransport.js';
+import type { FetchTransportConfig } from '../../src/client/transport/fetchTransport.js';
 import type { ListWatchConfig } from '../../src/sources/listWatchConfig.js';
 import { fetchListWatch } from '../../src/sources/fetchListWatch.js';
 import type { ListWatchStatus } from '../../src/sources/reflector/listWatchStatus.js';

@@ -51,15 +51,16 @@ const remember = (key: string): void => {
  * ```
  *
  * Cleanup never runs from a version older than this process's own last write to the object: a
- * deleting object is left alone, returning {}, while the process's `writeRecord` (by uid) shows
- * that it deleted or finalized it since (its last finalizer removed), or that a write of it got
- * back a newer resourceVersion than the one in hand — the removal of this finalizer, or any other
- * write. The newer version is on its way to the cache, and its arrival runs the object again. A
- * run can be handed such a version when read-your-own-writes stops waiting for a cache that is
- * behind (a watch cut by an API server restart, say), or when it is turned off: `readYourWrites:
- * false` only stops the controller's wait; every `resourceClient()` write is still noted in the
- * record, so this check holds either way. It sees only writes of `resourceClient()` (a client of
- * your own that does not go through it is not seen) within the record's retention (10 minutes).
+ * deleting object is left alone, returning {}, while the client's write record (by uid: the shared
+ * `writeRecord` unless the client was given its own) shows that it deleted or finalized it since
+ * (its last finalizer removed), or that a write of it got back a newer resourceVersion than the
+ * one in hand — the removal of this finalizer, or any other write. The newer version is on its
+ * way to the cache, and its arrival runs the object again. A run can be handed such a version when
+ * read-your-own-writes stops waiting for a cache that is behind (a watch cut by an API server
+ * restart, say), or when it is turned off: `readYourWrites: false` only stops the controller's
+ * wait; every `resourceClient()` write is still noted in its record, so this check holds either
+ * way. It sees only writes of `resourceClient()` (a client of your own that does not go through it
+ * is not seen) within the record's retention (10 minutes).
  *
  * Before a cleanup, the object is read live (one GET, not from a cache): it is cleaned up only if
  * the server still shows it held by this finalizer, and the cleanup is handed that live version.
@@ -129,7 +130,7 @@ export async function finalizer<T extends KubeObject, R>(
   if (index >= 0 && !deleting) return handlers.apply(object, context);
   if (index >= 0) {
     // A version from before this process's own last write (its finalizer removal, say): the cache is behind.
-    if (behindOwnWrite(object, writeRecord)) return {};
+    if (behindOwnWrite(object, client.record ?? writeRecord)) return {};
     const uid = object.metadata?.uid;
     const key = `${uid ?? ''}\0${name}`;
     let at = index;

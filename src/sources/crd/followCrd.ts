@@ -1,7 +1,7 @@
 import type { KubeConfigLike } from '../../client/kubeConfigLike.js';
 import { catchError, defer, finalize, Observable, of, ReplaySubject, share, type MonoTypeOperatorFunction, type SchedulerLike } from 'rxjs';
 import { discoveryServes } from '../../client/discoverResource.js';
-import { kubeConfigTransport } from '../../client/kubeConfigTransport.js';
+import { kubeConfigTransport } from '../../client/transport/kubeConfigTransport.js';
 import { KubeApiError } from '../../errors.js';
 import type { KubeObject } from '../../store/kubeObject.js';
 import { createHttpListerWatcher } from '../http/httpListerWatcher.js';

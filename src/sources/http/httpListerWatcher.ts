@@ -1,5 +1,5 @@
 import type { KubeConfigLike } from '../../client/kubeConfigLike.js';
-import { kubeConfigTransport } from '../../client/kubeConfigTransport.js';
+import { kubeConfigTransport } from '../../client/transport/kubeConfigTransport.js';
 import type { ListWatchResource } from '../../client/listWatchResource.js';
 import type { KubeObject } from '../../store/kubeObject.js';
 import type { ListerWatcher } from '../listerWatcher.js';

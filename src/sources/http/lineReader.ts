@@ -1,4 +1,4 @@
-import { concatBytes, utf8 } from '../../client/bytes.js';
+import { concatBytes, utf8 } from '../../client/transport/bytes.js';
 import { lineTooLongError } from '../../errors.js';
 
 /**

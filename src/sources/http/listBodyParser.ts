@@ -31,7 +31,7 @@
  * Internal to the HTTP ListerWatcher; pure (no I/O): {@link readList} feeds it a response.
  */
 
-import { concatBytes, indexOfBytes, textBytes, utf8 } from '../../client/bytes.js';
+import { concatBytes, indexOfBytes, textBytes, utf8 } from '../../client/transport/bytes.js';
 
 /** Bytes searched for `"items":` before giving up on streaming and parsing the body whole. */
 const maxHeadBytes = 64 * 1024;

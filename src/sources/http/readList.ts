@@ -1,10 +1,10 @@
 import type { Subscriber } from 'rxjs';
 import { createListBodyParser } from './listBodyParser.js';
-import type { TransportResponse } from '../../client/httpTransport.js';
+import type { TransportResponse } from '../../client/transport/httpTransport.js';
 import type { ListerWatcher } from '../listerWatcher.js';
 import { defaultPageSize } from '../reflector/reflectorConfig.js';
-import { bodyLimiter, defaultMaxBodyBytes, type BodyLimit } from '../../client/readJson.js';
-import { invalidBody, settleBody } from '../../client/settleBody.js';
+import { bodyLimiter, defaultMaxBodyBytes, type BodyLimit } from '../../client/transport/readJson.js';
+import { invalidBody, settleBody } from '../../client/transport/settleBody.js';
 
 /** Items of a streamed list body emitted together, at the least: as many as a page holds by default. */
 export const listPartItems = defaultPageSize;

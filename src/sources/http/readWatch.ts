@@ -1,7 +1,7 @@
 import type { Subscriber } from 'rxjs';
-import type { RequestTarget } from '../../client/httpRequest.js';
-import type { TransportResponse } from '../../client/httpTransport.js';
-import { readBody } from '../../client/readBody.js';
+import type { RequestTarget } from '../../client/transport/httpRequest.js';
+import type { TransportResponse } from '../../client/transport/httpTransport.js';
+import { readBody } from '../../client/transport/readBody.js';
 import { KubeApiError, malformedLineError, TransportError, type KubeStatus } from '../../errors.js';
 import type { WatchMessage } from '../listerWatcher.js';
 import { createLineReader } from './lineReader.js';

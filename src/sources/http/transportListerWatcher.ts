@@ -1,8 +1,8 @@
 import { from, switchMap, tap, type Observable } from 'rxjs';
-import { httpGet } from '../../client/httpGet.js';
-import type { HttpTransport } from '../../client/httpTransport.js';
+import { httpGet } from '../../client/transport/httpGet.js';
+import type { HttpTransport } from '../../client/transport/httpTransport.js';
 import type { ListWatchResource } from '../../client/listWatchResource.js';
-import { defaultMaxBodyBytes, type BodyLimit } from '../../client/readJson.js';
+import { defaultMaxBodyBytes, type BodyLimit } from '../../client/transport/readJson.js';
 import { resolveByDiscovery, resolveStatically, type ResolvedResource } from '../../client/resolveResource.js';
 import type { KubeObject } from '../../store/kubeObject.js';
 import type { ListerWatcher, ListRequest, ListResponse, WatchMessage, WatchRequest } from '../listerWatcher.js';

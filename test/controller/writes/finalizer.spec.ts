@@ -4,8 +4,8 @@
  */
 import test from 'ava';
 import { finalizer } from '../../../src/controller/writes/finalizer.js';
-import { resourceClient, type ResourceClient } from '../../../src/client/resourceClient.js';
-import { writeRecord } from '../../../src/client/writeRecord.js';
+import { resourceClient, type ResourceClient, type ResourceClientConfig } from '../../../src/client/resourceClient.js';
+import { createWriteRecord, writeRecord } from '../../../src/client/writeRecord.js';
 import { recordingClient, type RecordedCall } from '../recordingClient.js';
 import { ControllerError } from '../../../src/errors.js';
 import type { KubeObject } from '../../../src/store/kubeObject.js';
@@ -126,9 +126,9 @@ test('against the API server: add, apply, delete, cleanup, gone; a stale list is
 });
 
 /** A ConfigMap n/a carrying the finalizer (and `others`), deleted (so held by it), on an in-process API server; `read` gives its current version. */
-async function withDeletingConfigMap(run: (server: TestApiServer, client: ResourceClient, read: () => KubeObject) => Promise<void>, others: string[] = []): Promise<void> {
+async function withDeletingConfigMap(run: (server: TestApiServer, client: ResourceClient, read: () => KubeObject) => Promise<void>, others: string[] = [], config: ResourceClientConfig = {}): Promise<void> {
   const server = await createTestApiServer();
-  const client = resourceClient(server.kubeConfig);
+  const client = resourceClient(server.kubeConfig, config);
   try {
     server.create('configmaps', { metadata: { name: 'a', namespace: 'n', finalizers: [name, ...others] } });
     server.delete('configmaps', 'n', 'a');
@@ -194,6 +194,25 @@ test('against the API server: cleanup never runs from a version older than this 
     t.deepEqual(log, ['cleanup a']);
     t.is(server.get('configmaps', 'n', 'a'), undefined, 'finalized: gone');
   }));
+
+test('against the API server, with a client given its own write record: the finalizer reads that record, not the shared one', (t) => {
+  const record = createWriteRecord();
+  return withDeletingConfigMap(
+    async (server, client, read) => {
+      const log: string[] = [];
+      const before = read();
+      await client.patch({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'n', name: 'a' }, { metadata: { annotations: { progress: 'half' } } }, { type: 'merge' });
+      t.like(record.written(before.metadata!.uid!), { deleted: false }, 'the write is in the client\'s record');
+      t.is(writeRecord.written(before.metadata!.uid!), undefined, 'and not in the shared one');
+      t.deepEqual(await finalizer(client, name, before, handlers(log)), {}, 'left alone: the cache is behind this client');
+      t.deepEqual(log, [], 'no cleanup from the older version');
+      t.deepEqual(await finalizer(client, name, read(), handlers(log)), { requeueAfterMs: 1 }, 'the version it wrote is cleaned up');
+      t.is(server.get('configmaps', 'n', 'a'), undefined, 'finalized: gone');
+    },
+    [],
+    { record },
+  );
+});
 
 test('resourceVersions the record cannot order (not integers), other finalizers left: a version from before the removal gets the removal again, never a second cleanup', async (t) => {
   const recording = recordingClient();

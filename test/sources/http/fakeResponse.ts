@@ -1,4 +1,4 @@
-import type { TransportResponse } from '../../../src/client/httpTransport.js';
+import type { TransportResponse } from '../../../src/client/transport/httpTransport.js';
 
 /** A transport response whose body the test feeds: `emit('data', chunk)` and `emit('end')` resolve once the reader has dealt with what they handed over. */
 export interface FakeResponse extends TransportResponse {
