@@ -102,7 +102,7 @@ function versionModule(crd: Crd, version: CrdVersion, names: TypeNames, importFr
     '',
   );
   const imports = [
-    ...(importFrom === null ? [] : [`import type { ListWatchResource } from ${JSON.stringify(importFrom)};\n`]),
+    ...(importFrom === null ? [] : [`import type { ListWatchResource } from '${importFrom.replace(/[\\']/g, '\\$&')}';\n`]),
     `import type { ObjectMeta } from '../../meta.js';\n`,
   ].join('');
   const check = importFrom === null ? '' : ' satisfies ListWatchResource';

@@ -53,9 +53,10 @@ function escapeComment(text: string): string {
   return text.replace(/\*\//g, '*\\/');
 }
 
-/** `text` as TSDoc inline code, with a fence long enough for any backticks in it. */
+/** JSON text as TSDoc inline code, with a fence longer than any run of backticks in it. */
 function inlineCode(text: string): string {
   const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((run) => run[0].length));
   const fence = '`'.repeat(longest + 1);
-  return longest === 0 ? `${fence}${text}${fence}` : `${fence} ${text} ${fence}`;
+  // JSON never starts or ends with a backtick, so the span needs no padding.
+  return `${fence}${text}${fence}`;
 }
