@@ -1,5 +1,5 @@
 import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { cliFailure } from '../cliError.js';
 import type { CliOutput } from '../liveScreen.js';
@@ -33,8 +33,9 @@ export async function runCrdTypes(config: RunCrdTypesConfig): Promise<number> {
   } catch (error) {
     throw cliFailure((error as Error).message.replace(/^\[informer\] /, ''), error);
   }
+  if (crds.length === 0) throw cliFailure('the cluster has no CustomResourceDefinition');
   const chosen = config.groups.length === 0 ? crds : crds.filter((crd) => config.groups.includes(crd.spec.group));
-  if (chosen.length === 0) throw cliFailure(`no CustomResourceDefinition of the group${config.groups.length > 1 ? 's' : ''} ${config.groups.join(', ')} (found: ${[...new Set(crds.map((crd) => crd.spec.group))].join(', ') || 'none'})`);
+  if (chosen.length === 0) throw cliFailure(`no CustomResourceDefinition of the group${config.groups.length > 1 ? 's' : ''} ${config.groups.join(', ')} (found: ${[...new Set(crds.map((crd) => crd.spec.group))].join(', ')})`);
   let files;
   try {
     files = generateCrdTypes(chosen, { importFrom: config.importFrom });
@@ -48,7 +49,7 @@ export async function runCrdTypes(config: RunCrdTypesConfig): Promise<number> {
   }
   for (const crd of chosen) {
     for (const version of crd.spec.versions.filter((v) => v.served)) {
-      config.stdout.write(`${crd.spec.names.kind} ${crd.spec.group}/${version.name} → ${join(relative('.', config.out) || '.', crd.spec.group, version.name, `${crd.spec.names.plural}.ts`)}\n`);
+      config.stdout.write(`${crd.spec.names.kind} ${crd.spec.group}/${version.name} → ${join(config.out, crd.spec.group, version.name, `${crd.spec.names.plural}.ts`)}\n`);
     }
   }
   return 0;
