@@ -120,7 +120,7 @@ export const demoFlags = {
 
 /** The flags of `rx-informer crd-types`, in `--help` order. */
 export const crdTypesFlags = {
-  out: { type: 'string', short: 'o', value: 'dir', help: 'Write the types into this folder (default crd-types)' },
+  out: { type: 'string', value: 'dir', help: 'Write the types into this folder (default crd-types)' },
   group: { type: 'strings', value: 'group', help: 'Only the CRDs of this API group (repeatable), e.g. gateway.networking.k8s.io' },
   cluster: { type: 'boolean', help: 'Read the CRDs of the live cluster too (implied by --kubeconfig or --context)' },
   'import-from': { type: 'string', value: 'module', help: "Where the resource constants take ListWatchResource from (default rx-informer; '' for none)" },
@@ -148,7 +148,7 @@ Usage:
 
 Examples:
   rx-informer crd-types config/crd/standard --out src/generated
-  rx-informer crd-types --cluster --group cert-manager.io -o src/generated
+  rx-informer crd-types --cluster --group cert-manager.io --out src/generated
 
   import { type Gateway, gateways } from './generated/gateway.networking.k8s.io/v1/index.js';
   const gws = informer<Json<Gateway>>(listWatch(kubeConfig, gateways));

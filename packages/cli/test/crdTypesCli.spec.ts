@@ -44,17 +44,17 @@ test('from a live cluster (--kubeconfig): the CRDs the server lists, of the grou
   const [widget] = await readCrds([fixtures]);
   c.server.create('customresourcedefinitions.apiextensions.k8s.io', widget!);
   const out = await outDir(t);
-  const run = c.cli(['crd-types', '--group', 'example.com', '-o', out]);
+  const run = c.cli(['crd-types', '--group', 'example.com', '--out', out]);
   t.is(await run.exit, 0, run.stderr());
   t.deepEqual(await filesUnder(out), await expected());
   t.true(c.server.requests.some((r) => r.verb === 'list' && r.path.startsWith('/apis/apiextensions.k8s.io/v1/customresourcedefinitions')));
 
-  const none = c.cli(['crd-types', '--group', 'nothing.example.org', '-o', out]);
+  const none = c.cli(['crd-types', '--group', 'nothing.example.org', '--out', out]);
   t.is(await none.exit, 1);
   t.is(none.stderr(), 'error: no CustomResourceDefinition of the group nothing.example.org (found: example.com)\n');
 
   c.server.delete('customresourcedefinitions.apiextensions.k8s.io', undefined, 'widgets.example.com');
-  const empty = c.cli(['crd-types', '-o', out]);
+  const empty = c.cli(['crd-types', '--out', out]);
   t.is(await empty.exit, 1);
   t.is(empty.stderr(), 'error: the cluster has no CustomResourceDefinition\n');
 });
@@ -62,7 +62,7 @@ test('from a live cluster (--kubeconfig): the CRDs the server lists, of the grou
 test('a cluster that refuses the list: one error, exit 1, no retrying', async (t) => {
   const c = await cliCluster(t);
   c.server.forbid({ resource: 'customresourcedefinitions.apiextensions.k8s.io', verbs: ['list', 'watch'] });
-  const run = c.cli(['crd-types', '-o', await outDir(t)]);
+  const run = c.cli(['crd-types', '--out', await outDir(t)]);
   t.is(await run.exit, 1);
   t.regex(run.stderr(), /^error: .*customresourcedefinitions.* is forbidden/);
   t.is(c.server.requests.filter((r) => r.verb === 'list').length, 1);

@@ -1,6 +1,5 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { Observable, firstValueFrom } from 'rxjs';
-import { listWatch } from 'rx-informer';
 import { isCrd, type Crd } from './crd.js';
 
 /**
@@ -13,7 +12,9 @@ import { isCrd, type Crd } from './crd.js';
  * @param signal stops the request.
  * @returns the CRDs, in the server's order (by name).
  */
-export function clusterCrds(kubeConfig: KubeConfig, signal?: AbortSignal): Promise<Crd[]> {
+export async function clusterCrds(kubeConfig: KubeConfig, signal?: AbortSignal): Promise<Crd[]> {
+  // Loaded here, so that the files-only way (and `rx-informer-cli/crd-types` for generateCrdTypes) loads no HTTP client.
+  const { listWatch } = await import('rx-informer');
   const crds = new Observable<Crd[]>((subscriber) => {
     const found: Crd[] = [];
     return listWatch<unknown>(
@@ -37,5 +38,5 @@ export function clusterCrds(kubeConfig: KubeConfig, signal?: AbortSignal): Promi
       error: (error: unknown) => subscriber.error(error),
     });
   });
-  return firstValueFrom(crds);
+  return await firstValueFrom(crds);
 }
