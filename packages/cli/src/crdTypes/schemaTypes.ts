@@ -42,7 +42,7 @@ export type FixedMembers = Readonly<Record<string, string>>;
  */
 export function schemaType(schema: SchemaProps, name: string, module: SchemaModule): string {
   const type = nonNullType(schema, name, module);
-  return schema.nullable === true && !type.split(' | ').includes('null') ? `${type} | null` : type;
+  return schema.nullable === true || schema.enum?.includes(null) === true ? `${type} | null` : type;
 }
 
 function nonNullType(schema: SchemaProps, name: string, module: SchemaModule): string {
@@ -116,9 +116,13 @@ export function objectInterface(schema: SchemaProps, wanted: string, module: Sch
   return name;
 }
 
-/** An enum of JSON scalars as the union of their literal types; `undefined` for no enum, or one with objects or arrays in it. */
+/**
+ * An enum of JSON scalars as the union of their literal types (a `null` in it is left to
+ * {@link schemaType}, which adds it once); `undefined` for no enum, one with objects or arrays in
+ * it, or one of `null` alone.
+ */
 function enumLiterals(values: readonly unknown[] | undefined): string | undefined {
-  if (values === undefined || values.length === 0) return undefined;
-  if (!values.every((value) => value === null || ['string', 'number', 'boolean'].includes(typeof value))) return undefined;
-  return [...new Set(values.map((value) => JSON.stringify(value)))].join(' | ');
+  const scalars = (values ?? []).filter((value) => value !== null);
+  if (scalars.length === 0 || !scalars.every((value) => ['string', 'number', 'boolean'].includes(typeof value))) return undefined;
+  return [...new Set(scalars.map((value) => JSON.stringify(value)))].join(' | ');
 }
