@@ -17,6 +17,8 @@ const longestFirst = [
   'packages/cli/test/demo.spec.ts',
   'packages/cli/test/columns.spec.ts',
   'test/docs/apiReference.spec.ts', // TypeDoc
+  'packages/cli/test/crdTypes.spec.ts', // type-checks the library's sources with generated types
+  'packages/cli/test/crdTypesReal.spec.ts', // Go modules, and about 2.5 MiB of generated types to type-check
   'packages/cli/test/packageBin.spec.ts',
   'test/readme.spec.ts',
   'test/browser/webDemo.spec.ts', // chromium

@@ -11,13 +11,17 @@
  * - client-node's modules are marked free of side effects: what the CLI never reaches (the
  *   generated API classes, models, exec, attach, port-forward, …) is left out.
  *
+ * - `dist/crd-types.d.ts` and `dist/crdTypes/*.d.ts` are the declarations of `rx-informer-cli/crd-types`,
+ *   made file by file from the sources (`transpileDeclaration`: their exports state their types).
+ *
  * Prints the bundle's files and sizes. `--outdir <dir>` builds elsewhere than dist/ (the package
  * test does); `--metafile <path>` writes esbuild's metafile for a look at what is in it
  * (https://esbuild.github.io/analyze/).
  */
-import { rmSync, writeFileSync } from 'node:fs';
-import { relative, resolve } from 'node:path';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
 import { bundleCli } from './bundleCli.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -29,6 +33,16 @@ const outdir = resolve(option('--outdir') ?? fileURLToPath(new URL('dist/', impo
 
 rmSync(outdir, { recursive: true, force: true });
 const built = await bundleCli(outdir);
+// The declarations of rx-informer-cli/crd-types: every module of src/crdTypes but the command's own.
+const crdTypesSources = join(here, 'src', 'crdTypes');
+mkdirSync(join(outdir, 'crdTypes'));
+for (const file of readdirSync(crdTypesSources).filter((name) => name.endsWith('.ts') && name !== 'runCrdTypes.ts')) {
+  const declaration = ts.transpileDeclaration(readFileSync(join(crdTypesSources, file), 'utf8'), { fileName: file, compilerOptions: { module: ts.ModuleKind.NodeNext, target: ts.ScriptTarget.ES2023 }, reportDiagnostics: true });
+  const problem = declaration.diagnostics?.[0];
+  if (problem) throw new Error(`src/crdTypes/${file}: ${ts.flattenDiagnosticMessageText(problem.messageText, '\n')}`);
+  writeFileSync(join(outdir, 'crdTypes', file.replace(/\.ts$/, '.d.ts')), declaration.outputText);
+}
+writeFileSync(join(outdir, 'crd-types.d.ts'), "export * from './crdTypes/index.js';\n");
 const metafile = option('--metafile');
 if (metafile !== undefined) writeFileSync(metafile, JSON.stringify(built));
 for (const [file, output] of Object.entries(built.outputs)) {

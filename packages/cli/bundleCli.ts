@@ -163,9 +163,13 @@ const requireBuiltins: Plugin = {
   },
 };
 
-/** Bundles the CLI into `outdir` (`bin.js`, `main.js` and its chunks, and the files loaded on first use: `undici.cjs`, `proxy-agents.cjs`, `auth-providers.cjs`); resolves with esbuild's metafile of all of them. */
+/**
+ * Bundles the CLI into `outdir` (`bin.js`, `main.js` and its chunks, `crd-types.js` for
+ * `rx-informer-cli/crd-types`, and the files loaded on first use: `undici.cjs`, `proxy-agents.cjs`,
+ * `auth-providers.cjs`); resolves with esbuild's metafile of all of them.
+ */
 export function bundleCli(outdir: string): Promise<Metafile> {
-  return bundleNodeProgram({ bin: 'src/bin.ts', main: 'src/main.ts' }, outdir, here);
+  return bundleNodeProgram({ bin: 'src/bin.ts', main: 'src/main.ts', 'crd-types': 'src/crdTypes/index.ts' }, outdir, here);
 }
 
 /**

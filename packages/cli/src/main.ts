@@ -8,6 +8,7 @@
  * worded as kubectl words them, and exit code 1 (2 for a usage mistake).
  */
 import { readFileSync } from 'node:fs';
+import type { KubeConfig } from '@kubernetes/client-node';
 import { enableCompileCache } from 'node:module';
 import { CliError } from './cliError.js';
 import { helpText, parseCliArgs, type CliCommand } from './parseCliArgs.js';
@@ -45,12 +46,19 @@ async function main(argv: readonly string[]): Promise<number> {
   };
   process.stdout.on('error', onOutputError);
   // https://no-color.org: a NO_COLOR that is set and not empty turns colours off.
-  const color = !command.noColor && !process.env['NO_COLOR'];
+  const color = !(command.command !== 'crd-types' && command.noColor) && !process.env['NO_COLOR'];
   try {
     // Loaded here so that `--help` works without @kubernetes/client-node installed.
     if (command.command === 'demo') {
       const { runDemo } = await import('./runDemo.js');
       return await runDemo({ ...command, color, stdout: process.stdout, stderr: process.stderr, signal: stop.signal });
+    }
+    if (command.command === 'crd-types') {
+      const { runCrdTypes } = await import('./crdTypes/runCrdTypes.js');
+      const { kubeconfig, context } = command;
+      const kubeConfig = async (): Promise<KubeConfig> =>
+        (await import('./loadKubeConfig.js')).loadKubeConfig({ ...(kubeconfig !== undefined ? { path: kubeconfig } : {}), ...(context !== undefined ? { context } : {}) });
+      return await runCrdTypes({ ...command, kubeConfig, stdout: process.stdout, signal: stop.signal });
     }
     // The library first, so that a terminal gets its first frame at once; client-node (a thousand
     // modules, for the kubeconfig) loads while that frame is on the screen.

@@ -47,11 +47,31 @@ export interface DemoCommand extends OutputOptions {
   readonly seconds?: number;
 }
 
+/** `rx-informer crd-types …`: TypeScript types from CustomResourceDefinitions. */
+export interface CrdTypesCommand {
+  readonly command: 'crd-types';
+  /** CRD files and folders. */
+  readonly paths: readonly string[];
+  /** Also the CRDs of the live cluster (`--cluster`, or implied by `--kubeconfig`/`--context`). */
+  readonly cluster: boolean;
+  /** `--group`, repeatable: only CRDs of these groups; empty: all. */
+  readonly groups: readonly string[];
+  /** `--out`: the folder to write into (default `crd-types`). */
+  readonly out: string;
+  /** `--import-from`: where the resource constants take `ListWatchResource` from; `null` (`--import-from ''`): nowhere. */
+  readonly importFrom: string | null;
+  readonly kubeconfig?: string;
+  readonly context?: string;
+}
+
+/** The commands `rx-informer help <command>` knows. */
+export type HelpTopic = 'watch' | 'demo' | 'crd-types';
+
 /** `rx-informer help [command]`, `--help`, `-h`, or no arguments at all. */
 export interface HelpCommand {
   readonly command: 'help';
   /** The command asked about; absent: the program. */
-  readonly topic?: 'watch' | 'demo';
+  readonly topic?: HelpTopic;
 }
 
 /** `rx-informer --version`. */
@@ -60,7 +80,7 @@ export interface VersionCommand {
 }
 
 /** A parsed command line. */
-export type CliCommand = WatchCommand | DemoCommand | HelpCommand | VersionCommand;
+export type CliCommand = WatchCommand | DemoCommand | CrdTypesCommand | HelpCommand | VersionCommand;
 
 /** One `--index name=jsonpath`. */
 export interface IndexSpec {
@@ -101,12 +121,45 @@ export const demoFlags = {
   help: { type: 'boolean', short: 'h', help: 'This help' },
 } as const satisfies FlagSpecs;
 
+/** The flags of `rx-informer crd-types`, in `--help` order. */
+export const crdTypesFlags = {
+  out: { type: 'string', value: 'dir', help: 'Write the types into this folder (default crd-types)' },
+  group: { type: 'strings', value: 'group', help: 'Only the CRDs of this API group (repeatable), e.g. gateway.networking.k8s.io' },
+  cluster: { type: 'boolean', help: 'Read the CRDs of the live cluster too (implied by --kubeconfig or --context)' },
+  'import-from': { type: 'string', value: 'module', help: "Where the resource constants take ListWatchResource from (default rx-informer; '' for none)" },
+  kubeconfig: { type: 'string', value: 'path', help: 'Kubeconfig file (default: $KUBECONFIG, then ~/.kube/config)' },
+  context: { type: 'string', value: 'name', help: 'Kubeconfig context (default: the current one)' },
+  help: { type: 'boolean', short: 'h', help: 'This help' },
+} as const satisfies FlagSpecs;
+
 /**
  * The text `--help` prints: the program's, or a command's with every flag.
  *
  * @param topic the command (absent: the program).
  */
-export function helpText(topic?: 'watch' | 'demo'): string {
+export function helpText(topic?: HelpTopic): string {
+  if (topic === 'crd-types') {
+    return `Write TypeScript types for CustomResourceDefinitions: for each served version, the kind's interface
+(spec, status and every nested object, with the schema's descriptions and defaults as TSDoc) and a
+ListWatchResource constant named after the plural, for listWatch and informer. Reads CRD YAML or JSON
+files, folders of them, and/or the CRDs of the live cluster. Writes <out>/<group>/<version>/<plural>.ts,
+an index.ts per group and version, and <out>/meta.ts (ObjectMeta).
+
+Usage:
+  rx-informer crd-types <file|folder>... [flags]
+  rx-informer crd-types --cluster [flags]
+
+Examples:
+  rx-informer crd-types config/crd/standard --out src/generated
+  rx-informer crd-types --cluster --group cert-manager.io --out src/generated
+
+  import { type Gateway, gateways } from './generated/gateway.networking.k8s.io/v1/index.js';
+  const gws = informer<Json<Gateway>>(listWatch(kubeConfig, gateways));
+
+Options:
+${flagHelp(crdTypesFlags)}
+`;
+  }
   if (topic === 'watch') {
     return `List+Watch a resource with an informer and show it as kubectl get -w does. On a terminal: a table that
 updates in place (newest changes first, + added, ~ updated, - deleted) with the sync progress, the event
@@ -143,6 +196,7 @@ Usage:
   rx-informer watch <resource> [flags]   List+Watch a resource and show it live (like kubectl get -w;
                                          rx-informer get <resource> -w is the same)
   rx-informer demo [flags]               The same against an in-process API server with churn
+  rx-informer crd-types <files...>       TypeScript types and resource constants from CRDs
   rx-informer help [command]             Help for a command
   rx-informer --version                  The version
 
@@ -172,7 +226,7 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
     case '--help':
       return { command: 'help' };
     case 'help':
-      if (rest[0] === 'watch' || rest[0] === 'demo') return { command: 'help', topic: rest[0] };
+      if (rest[0] === 'watch' || rest[0] === 'demo' || rest[0] === 'crd-types') return { command: 'help', topic: rest[0] };
       if (rest.length > 0) throw usageError(`unknown command ${JSON.stringify(rest[0])} for "rx-informer"`);
       return { command: 'help' };
     case '--version':
@@ -187,6 +241,8 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
       throw usageError(`rx-informer lists and then watches, as kubectl get -w does: add -w, or run rx-informer watch ${rest.join(' ')}`.trimEnd(), 'watch');
     case 'demo':
       return parseDemo(rest);
+    case 'crd-types':
+      return parseCrdTypes(rest);
     default:
       throw usageError(`unknown command ${JSON.stringify(command)} for "rx-informer"`);
   }
@@ -225,6 +281,23 @@ function parseDemo(args: readonly string[]): DemoCommand | HelpCommand {
     rate: flags.rate === undefined ? 300 : count('--rate', flags.rate, 0, 20_000),
     ...(flags.seconds !== undefined ? { seconds: positive('--seconds', flags.seconds) } : {}),
     ...outputOptions(flags),
+  };
+}
+
+function parseCrdTypes(args: readonly string[]): CrdTypesCommand | HelpCommand {
+  const { flags, positionals } = parse(args, crdTypesFlags, 'crd-types');
+  if (flags.help) return { command: 'help', topic: 'crd-types' };
+  const cluster = flags.cluster || flags.kubeconfig !== undefined || flags.context !== undefined;
+  if (positionals.length === 0 && !cluster) throw usageError('give CRD files or folders, or --cluster for the CRDs of the live cluster, e.g. rx-informer crd-types config/crd', 'crd-types');
+  return {
+    command: 'crd-types',
+    paths: positionals,
+    cluster,
+    groups: flags.group,
+    out: flags.out === undefined ? 'crd-types' : nonEmpty('--out', flags.out, 'crd-types'),
+    importFrom: flags['import-from'] === undefined ? 'rx-informer' : flags['import-from'] === '' ? null : flags['import-from'],
+    ...(flags.kubeconfig !== undefined ? { kubeconfig: nonEmpty('--kubeconfig', flags.kubeconfig, 'crd-types') } : {}),
+    ...(flags.context !== undefined ? { context: nonEmpty('--context', flags.context, 'crd-types') } : {}),
   };
 }
 
@@ -284,7 +357,7 @@ function positive(flag: string, text: string): number {
   return n;
 }
 
-function nonEmpty(flag: string, text: string): string {
-  if (text.trim() === '') throw usageError(`${flag} must not be empty`, 'watch');
+function nonEmpty(flag: string, text: string, command = 'watch'): string {
+  if (text.trim() === '') throw usageError(`${flag} must not be empty`, command);
   return text;
 }

@@ -4,7 +4,8 @@
  * same mistake in `kubectl get` is the expected text.
  */
 import test from 'ava';
-import { demoFlags, watchFlags } from '../src/parseCliArgs.js';
+import { crdTypesFlags, demoFlags, watchFlags } from '../src/parseCliArgs.js';
+import type { FlagSpec } from '../src/parseFlags.js';
 import { cliCluster, runCli } from './cliCluster.js';
 import { spawnCommand } from './spawnCli.js';
 
@@ -54,13 +55,13 @@ test('other usage mistakes: error: first, the help to see, exit 2', async (t) =>
 });
 
 test('--help for each command lists every one of its flags; help <command> says the same', async (t) => {
-  for (const [command, flags] of [['watch', watchFlags], ['demo', demoFlags]] as const) {
+  for (const [command, flags] of [['watch', watchFlags], ['demo', demoFlags], ['crd-types', crdTypesFlags]] as const) {
     const help = runCli(t, [command, '--help']);
     t.is(await help.exit, 0);
     const text = help.stdout();
     t.regex(text, new RegExp(`^Usage:\\n  rx-informer ${command} `, 'm'));
-    for (const [name, spec] of Object.entries(flags)) {
-      const shown = `${'short' in spec ? `-${spec.short}, ` : ''}--${name}`;
+    for (const [name, spec] of Object.entries(flags) as [string, FlagSpec][]) {
+      const shown = `${spec.short !== undefined ? `-${spec.short}, ` : ''}--${name}`;
       t.true(text.includes(shown), `${command} --help shows ${shown}`);
       t.true(text.includes(spec.help), `${command} --help explains --${name}`);
     }
@@ -91,11 +92,11 @@ test.serial('-w and --watch are accepted (it always watches); -A wins over -n as
   t.regex(no.stderr(), /^error: rx-informer watch always watches/);
 });
 
-test('the README lists every flag of both commands', async (t) => {
+test('the README lists every flag of every command', async (t) => {
   const { readFile } = await import('node:fs/promises');
   const readme = await readFile(new URL('../../../README.md', import.meta.url), 'utf8');
   const section = readme.slice(readme.indexOf('## The CLI'), readme.indexOf('## The pipeline'));
-  for (const [name, spec] of Object.entries({ ...watchFlags, ...demoFlags })) {
+  for (const [name, spec] of Object.entries({ ...watchFlags, ...demoFlags, ...crdTypesFlags })) {
     if (name === 'help') continue;
     t.true(section.includes(`--${name}`), `--${name}`);
     if ('short' in spec) t.true(section.includes(`-${spec.short}, --${name}`), `-${spec.short}, --${name}`);

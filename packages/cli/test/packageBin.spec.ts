@@ -72,10 +72,29 @@ test.after.always(async () => {
   if (done) await rm(done.tmp, { recursive: true, force: true });
 });
 
-test('the tarball holds the bundle and the manifest only', async (t) => {
+test('the tarball holds the bundle, the declarations of rx-informer-cli/crd-types, and the manifest only', async (t) => {
   const { tarball } = await project();
-  t.true(tarball.includes('dist/bin.js') && tarball.includes('dist/main.js'));
-  t.deepEqual(tarball.filter((path) => !/^dist\/[\w-]+\.c?js$/.test(path) && path !== 'package.json'), []);
+  t.true(tarball.includes('dist/bin.js') && tarball.includes('dist/main.js') && tarball.includes('dist/crd-types.js') && tarball.includes('dist/crd-types.d.ts'));
+  t.deepEqual(tarball.filter((path) => !/^dist\/[\w-]+\.c?js$/.test(path) && !/^dist\/(crd-types|crdTypes\/\w+)\.d\.ts$/.test(path) && path !== 'package.json'), []);
+});
+
+test('the installed package: rx-informer crd-types writes types, and rx-informer-cli/crd-types imports and type-checks', async (t) => {
+  const { bin, tmp } = await project();
+  const out = join(tmp, 'generated');
+  await exec(node, [bin, 'crd-types', join(cli, 'test/fixtures'), '--out', out]);
+  t.true((await readFile(join(out, 'example.com/v1/widgets.ts'), 'utf8')).includes('export interface Widget {'));
+
+  const user = join(tmp, 'project');
+  const script = "import { crdsInText, generateCrdTypes } from 'rx-informer-cli/crd-types';\n" +
+    "import { readFileSync } from 'node:fs';\n" +
+    `const files: { path: string }[] = generateCrdTypes(crdsInText(readFileSync(${JSON.stringify(join(cli, 'test/fixtures/widgets.example.com.yaml'))}, 'utf8'), 'widgets'));\n` +
+    "console.log(files.map((file) => file.path).join(' '));\n";
+  await writeFile(join(user, 'use.mts'), script);
+  const ts = (await import('typescript')).default;
+  const program = ts.createProgram([join(user, 'use.mts')], { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, target: ts.ScriptTarget.ES2023, strict: true, noEmit: true, skipLibCheck: true, types: ['node'], typeRoots: [join(root, 'node_modules/@types')] });
+  t.deepEqual(ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n')), []);
+  const { stdout } = await exec(node, [join(user, 'use.mts')], { cwd: user });
+  t.is(stdout, 'meta.ts example.com/v1/widgets.ts example.com/v1/index.ts example.com/v1alpha1/widgets.ts example.com/v1alpha1/index.ts\n');
 });
 
 test('the installed CLI on Node older than 22.19 says so in one line and exits 1; on this Node it runs', async (t) => {
