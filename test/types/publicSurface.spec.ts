@@ -13,6 +13,7 @@ const entries = {
   'rx-informer/test-server': 'src/testServer/index.ts',
   'rx-informer/prometheus': 'src/prometheus/index.ts',
   'rx-informer/controller': 'src/controllerEntry.ts',
+  'rx-informer/envtest': 'src/envtest/index.ts',
 } as const;
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
