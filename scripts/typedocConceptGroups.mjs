@@ -23,6 +23,7 @@ export const conceptGroups = [
   ['Replicas', ['coordination', 'sharding']],
   ['Testing', ['testing']],
   ['Test server', ['testServer']],
+  ['Control plane', ['envtest']],
   ['Errors', ['errors.ts']],
 ];
 

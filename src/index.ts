@@ -6,8 +6,8 @@
  * The entry points: `rx-informer` (this one: informers, sources, operators, the store),
  * `rx-informer/controller` (the controller toolkit: controllers, writes, finalizers, events, probes,
  * leader election and sharding), `rx-informer/testing` (fakes, builders, marbles; needs rxjs only),
- * `rx-informer/test-server` (an in-process API server) and `rx-informer/prometheus` (metrics for
- * prom-client).
+ * `rx-informer/test-server` (an in-process API server), `rx-informer/envtest` (a real etcd +
+ * kube-apiserver for tests) and `rx-informer/prometheus` (metrics for prom-client).
  *
  * @module rx-informer
  */
