@@ -166,23 +166,22 @@ export async function startControlPlane(options?: ControlPlaneOptions): Promise<
       ], join(dir, 'etcd.log')),
     );
     const gates = Object.entries(config.featureGates).map(([gate, on]) => `${gate}=${on}`).join(',');
-    const apiServer = track(
-      startProcess('kube-apiserver', binaries.kubeApiServer, [
-        flag('etcd-servers', etcdUrl),
-        flag('bind-address', '127.0.0.1'), flag('advertise-address', '127.0.0.1'), flag('secure-port', apiPort),
-        flag('cert-dir', join(dir, 'apiserver-certs')),
-        flag('tls-cert-file', pki.apiServer.certFile), flag('tls-private-key-file', pki.apiServer.keyFile),
-        flag('client-ca-file', pki.ca.certFile), flag('authorization-mode', 'RBAC'),
-        flag('service-cluster-ip-range', '10.0.0.0/24'),
-        flag('service-account-issuer', `${url}/`),
-        flag('service-account-key-file', pki.serviceAccountPublicKeyFile), flag('service-account-signing-key-file', pki.serviceAccountKeyFile),
-        flag('disable-admission-plugins', 'ServiceAccount'), flag('allow-privileged', 'true'),
-        flag('endpoint-reconciler-type', 'none'),
-        flag('feature-gates', gates),
-        flag('profiling', 'false'),
-        ...config.apiServerFlags,
-      ], join(dir, 'kube-apiserver.log')),
-    );
+    const apiServerArgs = [
+      flag('etcd-servers', etcdUrl),
+      flag('bind-address', '127.0.0.1'), flag('advertise-address', '127.0.0.1'), flag('secure-port', apiPort),
+      flag('cert-dir', join(dir, 'apiserver-certs')),
+      flag('tls-cert-file', pki.apiServer.certFile), flag('tls-private-key-file', pki.apiServer.keyFile),
+      flag('client-ca-file', pki.ca.certFile), flag('authorization-mode', 'RBAC'),
+      flag('service-cluster-ip-range', '10.0.0.0/24'),
+      flag('service-account-issuer', `${url}/`),
+      flag('service-account-key-file', pki.serviceAccountPublicKeyFile), flag('service-account-signing-key-file', pki.serviceAccountKeyFile),
+      flag('disable-admission-plugins', 'ServiceAccount'), flag('allow-privileged', 'true'),
+      flag('endpoint-reconciler-type', 'none'),
+      flag('feature-gates', gates),
+      flag('profiling', 'false'),
+      ...config.apiServerFlags,
+    ];
+    let apiServer = track(startProcess('kube-apiserver', binaries.kubeApiServer, apiServerArgs, join(dir, 'kube-apiserver.log')));
     await waitUntilOk(apiServer, `${url}/readyz`, adminTls, config.startTimeoutMs, [etcd]);
     await waitUntilOk(apiServer, `${url}/api/v1/namespaces/default`, adminTls, config.startTimeoutMs, [etcd]);
 
@@ -229,6 +228,19 @@ export async function startControlPlane(options?: ControlPlaneOptions): Promise<
       async installCrds(paths: readonly string[]) {
         if (stopping) throw new EnvtestError('stopped', 'installCrds after stop()');
         await installCrds(kubeConfig, url, adminTls, await readCrds(strings('paths', paths) ?? [], true), config.startTimeoutMs);
+      },
+      async stopApiServer(stopOptions?: { readonly kill?: boolean }) {
+        const kill = optionChecks('stopApiServer', stopOptions).boolean('kill', stopOptions?.kill) ?? false;
+        if (stopping) throw new EnvtestError('stopped', 'stopApiServer after stop()');
+        await stopProcess(apiServer, kill ? 0 : Math.max(config.stopGraceMs, 30_000));
+      },
+      async startApiServer(startOptions?: { readonly flags?: readonly string[] }) {
+        optionChecks('startApiServer', startOptions);
+        const flags = strings('flags', startOptions?.flags) ?? [];
+        if (stopping) throw new EnvtestError('stopped', 'startApiServer after stop()');
+        if (!apiServer.hasExited()) throw new EnvtestError('start-failed', 'startApiServer: kube-apiserver is running (stopApiServer first)');
+        apiServer = track(startProcess('kube-apiserver', binaries.kubeApiServer, [...apiServerArgs, ...flags], join(dir, 'kube-apiserver.log')));
+        await waitUntilOk(apiServer, `${url}/readyz`, adminTls, config.startTimeoutMs, [etcd]);
       },
       stop,
       [Symbol.asyncDispose]: stop,
