@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { optionChecks } from '../options/optionChecks.js';
+import { describe, optionChecks, type OptionChecks } from '../options/optionChecks.js';
 import { resolveBinaries } from './binaries.js';
 import { issueCertificate, makePki, type Pki } from './certificates.js';
 import type { ControlPlane, ControlPlaneOptions, ControlPlaneUser } from './controlPlane.js';
@@ -62,6 +62,12 @@ function adminKubeConfig(url: string, pki: Pki, user: string, cert: string, key:
 
 const flag = (name: string, value: string | number): string => `--${name}=${value}`;
 
+/** An array of strings, or `undefined`; anything else fails with the house wording. */
+function stringArray(check: OptionChecks, name: string, value: unknown): readonly string[] | undefined {
+  if (value !== undefined && !(Array.isArray(value) && value.every((v) => typeof v === 'string'))) check.fail(`${name} must be an array of strings, got ${describe(value)}`);
+  return value as readonly string[] | undefined;
+}
+
 /**
  * Starts a real Kubernetes control plane for tests: etcd and kube-apiserver (and, with
  * `garbageCollector`, kube-controller-manager running only its garbage collector) on free
@@ -92,10 +98,7 @@ export async function startControlPlane(options?: ControlPlaneOptions): Promise<
   const started = Date.now();
   const check = optionChecks('startControlPlane', options);
   const o = options ?? {};
-  const strings = (name: string, value: unknown): readonly string[] | undefined => {
-    if (value !== undefined && !(Array.isArray(value) && value.every((v) => typeof v === 'string'))) check.fail(`${name} must be an array of strings, got ${String(value)}`);
-    return value as readonly string[] | undefined;
-  };
+  const strings = (name: string, value: unknown): readonly string[] | undefined => stringArray(check, name, value);
   if (o.featureGates !== undefined && (typeof o.featureGates !== 'object' || o.featureGates === null || Object.values(o.featureGates).some((v) => typeof v !== 'boolean')))
     check.fail('featureGates must be an object of booleans, got ' + JSON.stringify(o.featureGates));
   const config = {
@@ -216,7 +219,7 @@ export async function startControlPlane(options?: ControlPlaneOptions): Promise<
       async kubeConfigFor(user: ControlPlaneUser) {
         const userCheck = optionChecks('kubeConfigFor', user, false);
         const name = userCheck.nonEmptyString('name', user.name)!;
-        const groups = strings('groups', user.groups) ?? [];
+        const groups = stringArray(userCheck, 'groups', user.groups) ?? [];
         const namespace = userCheck.nonEmptyString('namespace', user.namespace) ?? 'default';
         if (stopping) throw new EnvtestError('stopped', 'kubeConfigFor after stop()');
         const pair = await issueCertificate(pkiDir, `user-${++users}`, name, groups, 'client');
@@ -227,7 +230,7 @@ export async function startControlPlane(options?: ControlPlaneOptions): Promise<
       },
       async installCrds(paths: readonly string[]) {
         if (stopping) throw new EnvtestError('stopped', 'installCrds after stop()');
-        await installCrds(kubeConfig, url, adminTls, await readCrds(strings('paths', paths) ?? [], true), config.startTimeoutMs);
+        await installCrds(kubeConfig, url, adminTls, await readCrds(stringArray(optionChecks('installCrds', {}), 'paths', paths) ?? [], true), config.startTimeoutMs);
       },
       async stopApiServer(stopOptions?: { readonly kill?: boolean }) {
         const kill = optionChecks('stopApiServer', stopOptions).boolean('kill', stopOptions?.kill) ?? false;
@@ -235,8 +238,7 @@ export async function startControlPlane(options?: ControlPlaneOptions): Promise<
         await stopProcess(apiServer, kill ? 0 : Math.max(config.stopGraceMs, 30_000));
       },
       async startApiServer(startOptions?: { readonly flags?: readonly string[] }) {
-        optionChecks('startApiServer', startOptions);
-        const flags = strings('flags', startOptions?.flags) ?? [];
+        const flags = stringArray(optionChecks('startApiServer', startOptions), 'flags', startOptions?.flags) ?? [];
         if (stopping) throw new EnvtestError('stopped', 'startApiServer after stop()');
         if (!apiServer.hasExited()) throw new EnvtestError('start-failed', 'startApiServer: kube-apiserver is running (stopApiServer first)');
         apiServer = track(startProcess('kube-apiserver', binaries.kubeApiServer, [...apiServerArgs, ...flags], join(dir, 'kube-apiserver.log')));

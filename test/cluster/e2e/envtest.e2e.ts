@@ -78,13 +78,14 @@ test('KUBEBUILDER_ASSETS with setup-envtest\'s layout: ready with CRDs establish
   if (kubectl) {
     const out = await new Promise<string>((resolve, reject) => {
       const child = spawn(kubectl, ['--kubeconfig', plane.kubeConfigPath, 'get', 'gadgets.v1alpha1.envtest.rx-informer.dev', '-o', 'name'], { stdio: ['ignore', 'pipe', 'pipe'] });
-      let text = '';
-      child.stdout.on('data', (chunk: Buffer) => (text += chunk));
-      child.stderr.on('data', (chunk: Buffer) => (text += chunk));
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
       child.on('error', reject);
-      child.on('close', (code) => (code === 0 ? resolve(text) : reject(new Error(text))));
+      child.on('close', (code) => (code === 0 ? resolve(stdout + stderr) : reject(new Error(stderr))));
     });
-    t.is(out.trim(), '', 'no gadgets, but the served v1alpha1 is known');
+    t.is(out.trim(), 'No resources found', 'no gadgets, but the served v1alpha1 is known');
   }
   const names = processesNaming(plane.dir);
   t.is(names.length, 3, 'etcd, kube-apiserver and the watchdog name the folder');
