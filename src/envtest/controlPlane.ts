@@ -30,7 +30,7 @@ export interface ControlPlaneOptions {
   readonly etcdFlags?: readonly string[];
   /** How long to wait for `/readyz` (and each CRD). Default 60,000 ms. */
   readonly startTimeoutMs?: number;
-  /** How long `stop()` waits after SIGTERM before SIGKILL. Default 1,000 ms; 0 kills at once. */
+  /** How long `stop()` waits after SIGTERM before SIGKILL (all processes at once). Default 500 ms; 0 kills at once. */
   readonly stopGraceMs?: number;
   /** Where progress lines go (a build from Go modules takes minutes). Default: stderr. */
   readonly log?: (line: string) => void;

@@ -112,7 +112,7 @@ export async function startControlPlane(options?: ControlPlaneOptions): Promise<
     apiServerFlags: strings('apiServerFlags', o.apiServerFlags) ?? [],
     etcdFlags: strings('etcdFlags', o.etcdFlags) ?? [],
     startTimeoutMs: check.positive('startTimeoutMs', o.startTimeoutMs) ?? 60_000,
-    stopGraceMs: check.nonNegative('stopGraceMs', o.stopGraceMs) ?? 1000,
+    stopGraceMs: check.nonNegative('stopGraceMs', o.stopGraceMs) ?? 500,
     log: check.func('log', o.log) ?? ((line: string) => process.stderr.write(`${line}\n`)),
   };
 
@@ -135,9 +135,8 @@ export async function startControlPlane(options?: ControlPlaneOptions): Promise<
   let stopping: Promise<void> | undefined;
   const stop = (): Promise<void> =>
     (stopping ??= (async () => {
-      const [etcd, ...rest] = processes;
-      await Promise.all(rest.map((p) => stopProcess(p, config.stopGraceMs)));
-      if (etcd) await stopProcess(etcd, config.stopGraceMs);
+      // All at once: etcd's data is thrown away, so nothing needs the apiserver to finish first.
+      await Promise.all(processes.map((p) => stopProcess(p, config.stopGraceMs)));
       rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
       running.delete(entry);
       if (watchdog.exitCode === null && watchdog.signalCode === null) {

@@ -13,13 +13,12 @@
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { createServer } from 'node:http';
-import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { startControlPlane, type ControlPlane } from '../../src/envtest/index.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const avaCli = createRequire(import.meta.url).resolve('ava/entrypoints/cli.mjs');
+const avaCli = fileURLToPath(new URL('cli.mjs', import.meta.resolve('ava'))); // ava's bin, beside its main entry
 const log = (line: string): void => void process.stderr.write(`[cluster ${new Date().toISOString().slice(11, 19)}] ${line}\n`);
 
 function runAva(env: NodeJS.ProcessEnv): Promise<number> {

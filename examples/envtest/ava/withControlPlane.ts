@@ -6,12 +6,11 @@
  *   npx tsx examples/envtest/ava/withControlPlane.ts --config examples/envtest/ava/ava.config.mjs
  */
 import { spawn } from 'node:child_process';
-import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { startControlPlane } from 'rx-informer/envtest';
 
 const plane = await startControlPlane({ crds: [fileURLToPath(new URL('../crds/', import.meta.url))] });
-const ava = createRequire(import.meta.url).resolve('ava/entrypoints/cli.mjs');
+const ava = fileURLToPath(new URL('cli.mjs', import.meta.resolve('ava'))); // ava's bin, beside its main entry
 const child = spawn(process.execPath, [ava, ...process.argv.slice(2)], { stdio: 'inherit', env: { ...process.env, KUBECONFIG: plane.kubeConfigPath } });
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal));
 const code = await new Promise<number>((resolve) => child.once('exit', (exitCode) => resolve(exitCode ?? 1)));

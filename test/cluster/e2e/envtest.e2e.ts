@@ -68,7 +68,7 @@ test('KUBEBUILDER_ASSETS with setup-envtest\'s layout: ready with CRDs establish
   await t.throwsAsync(objects.createNamespacedCustomObject({
     group: 'envtest.rx-informer.dev', version: 'v1', namespace: 'default', plural: 'widgets',
     body: { apiVersion: 'envtest.rx-informer.dev/v1', kind: 'Widget', metadata: { name: 'w2' }, spec: { colour: 'pink' } },
-  }), { message: /Unsupported value: "pink"/ });
+  }), { message: /Unsupported value: [\\"]*pink[\\"]*: supported values/ });
   const widgets = informer(listWatch(plane.kubeConfig, { group: 'envtest.rx-informer.dev', version: 'v1', plural: 'widgets', namespace: 'default' }));
   const connection = widgets.connect();
   t.deepEqual([...(await widgets.whenSynced({ timeoutMs: 10_000 })).keys()], ['default/w1']);
@@ -106,7 +106,7 @@ test('kubeConfigFor: a user with no binding gets 403; a RoleBinding to their gro
   const alice = await plane.kubeConfigFor({ name: 'alice', groups: ['testers'] });
   t.true(existsSync(alice.path));
   const asAlice = alice.kubeConfig.makeApiClient(CoreV1Api);
-  await t.throwsAsync(asAlice.listNamespacedConfigMap({ namespace: 'default' }), { message: /HTTP-Code: 403[\s\S]*User \\?"alice\\?" cannot list resource \\?"configmaps\\?"/ });
+  await t.throwsAsync(asAlice.listNamespacedConfigMap({ namespace: 'default' }), { message: /HTTP-Code: 403[\s\S]*User [\\"]*alice[\\"]* cannot list resource [\\"]*configmaps/ });
   const rbac = plane.kubeConfig.makeApiClient(RbacAuthorizationV1Api);
   await rbac.createNamespacedRole({ namespace: 'default', body: { metadata: { name: 'read-cm' }, rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['get', 'list', 'watch'] }] } });
   await rbac.createNamespacedRoleBinding({
