@@ -48,6 +48,7 @@ export const conceptGroups = [
   ['Fleets', ['fleet']],
   ['Testing', ['testing']],
   ['Test server', ['testServer']],
+  ['Control plane', ['envtest']],
   ['Errors', ['errors.ts']],
 ];
 

@@ -6,7 +6,8 @@
  * The entry points: `rx-informer` (this one: informers, sources, operators, the store),
  * `rx-informer/controller` (the controller toolkit: controllers, writes, finalizers, events, probes,
  * leader election and sharding), `rx-informer/testing` (fakes, builders, marbles; needs rxjs only),
- * `rx-informer/test-server` (an in-process API server), `rx-informer/prometheus` (metrics for
+ * `rx-informer/test-server` (an in-process API server), `rx-informer/envtest` (a real etcd +
+ * kube-apiserver for tests), `rx-informer/prometheus` (metrics for
  * prom-client), `rx-informer/fleet` (informers over many clusters that join and leave; Node only), `rx-informer/web` (for a web console: every watch of a page over one connection,
  * snapshots thinned for the screen) and `rx-informer/relay` (that connection's backend half, Node).
  *

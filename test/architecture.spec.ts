@@ -17,10 +17,10 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** From the ground floor up. */
-const floors = ['errors', 'options', 'store', 'client', 'sources', 'operators', 'metrics', 'informer', 'fleet', 'coordination', 'controller', 'sharding', 'prometheus', 'testing', 'testServer', 'relay', 'barrels'];
+const floors = ['errors', 'options', 'store', 'client', 'sources', 'operators', 'metrics', 'informer', 'fleet', 'coordination', 'controller', 'sharding', 'prometheus', 'testing', 'testServer', 'envtest', 'relay', 'barrels'];
 
 /** The entry points' barrels, as the package's exports map names them (`dist/x/index.js` → `x/index.ts`). */
-const barrels = ['index.ts', 'testing/index.ts', 'testServer/index.ts', 'prometheus/index.ts', 'controllerEntry.ts', 'relay/index.ts', 'web/index.ts', 'fleet/index.ts'];
+const barrels = ['index.ts', 'testing/index.ts', 'testServer/index.ts', 'prometheus/index.ts', 'controllerEntry.ts', 'relay/index.ts', 'web/index.ts', 'fleet/index.ts', 'envtest/index.ts'];
 
 const src = fileURLToPath(new URL('../src/', import.meta.url));
 

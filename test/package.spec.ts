@@ -47,6 +47,11 @@ async function packAndInstall(): Promise<Installed> {
   for (const entry of ['package.json', 'tsconfig.json', 'tsconfig.build.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'src']) {
     if (existsSync(join(root, entry))) await cp(join(root, entry), join(stage, entry), { recursive: true });
   }
+  // The Go modules rx-informer/envtest builds its binaries from (package.json `files`).
+  for (const name of ['etcd', 'kube-apiserver', 'kube-controller-manager']) {
+    await mkdir(join(stage, 'test/cluster', name), { recursive: true });
+    for (const file of ['go.mod', 'go.sum']) await cp(join(root, 'test/cluster', name, file), join(stage, 'test/cluster', name, file));
+  }
   await symlink(join(root, 'node_modules'), join(stage, 'node_modules'), 'dir');
   await exec(node, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: stage, timeout: hangGuardMs });
   await exec(node, [join(root, 'scripts/buildBrowser.mjs'), stage], { cwd: stage, timeout: hangGuardMs }); // npm run build's second step
@@ -137,9 +142,19 @@ test('require() of every entry point works from CommonJS (Node >= 22.12 loads ES
      const testServer = require('rx-informer/test-server');
      const prometheus = require('rx-informer/prometheus');
      const controller = require('rx-informer/controller');
-     console.log([typeof main.informer, typeof testing.fakeListWatch, typeof testServer.createTestApiServer, typeof prometheus.registerInformerMetrics, typeof controller.controller].join(' '));`,
+     const envtest = require('rx-informer/envtest');
+     console.log([typeof main.informer, typeof testing.fakeListWatch, typeof testServer.createTestApiServer, typeof prometheus.registerInformerMetrics, typeof controller.controller, typeof envtest.startControlPlane].join(' '));`,
   );
-  t.is(out.trim(), 'function function function function function');
+  t.is(out.trim(), 'function function function function function function');
+});
+
+test('rx-informer/envtest ships its watchdog and, where buildFromGo.ts looks, the Go modules it builds from', async (t) => {
+  const { pkg } = await project();
+  t.true(existsSync(join(pkg, 'dist/envtest/watchdog.js')));
+  for (const name of ['etcd', 'kube-apiserver', 'kube-controller-manager']) {
+    for (const file of ['go.mod', 'go.sum']) t.true(existsSync(join(pkg, 'test/cluster', name, file)), `${name}/${file}`);
+  }
+  t.false(existsSync(join(pkg, 'test/cluster/env.sh')), 'nothing else of test/');
 });
 
 test('TypeScript projects type-check against the packed types, from ESM and from CommonJS', async (t) => {

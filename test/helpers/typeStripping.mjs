@@ -35,6 +35,7 @@ const entries = new Map([
   ['rx-informer/test-server', 'src/testServer/index.ts'],
   ['rx-informer/prometheus', 'src/prometheus/index.ts'],
   ['rx-informer/controller', 'src/controllerEntry.ts'],
+  ['rx-informer/envtest', 'src/envtest/index.ts'],
 ]);
 
 // Type stripping is experimental in Node 24 and says so once per thread; the tests know.

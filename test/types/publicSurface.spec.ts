@@ -16,6 +16,7 @@ const entries = {
   'rx-informer/relay': 'src/relay/index.ts',
   'rx-informer/web': 'src/web/index.ts',
   'rx-informer/fleet': 'src/fleet/index.ts',
+  'rx-informer/envtest': 'src/envtest/index.ts',
 } as const;
 
 const root = fileURLToPath(new URL('../../', import.meta.url));

@@ -15,7 +15,7 @@ const exec = promisify(execFile);
 
 export function kubeConfig(): KubeConfig {
   const path = process.env.KUBECONFIG_E2E ?? process.env.KUBECONFIG;
-  if (!path) throw new Error('[e2e] no cluster: run through `bash test/cluster/env.sh run -- …` or set KUBECONFIG_E2E');
+  if (!path) throw new Error('[e2e] no cluster: run through `npm run test:cluster` (or `bash test/cluster/env.sh run -- …`) or set KUBECONFIG_E2E');
   const kc = new KubeConfig();
   kc.loadFromFile(path);
   return kc;
@@ -56,9 +56,20 @@ export async function until(condition: () => boolean | Promise<boolean>, what: s
 /** True when this run owns the control plane (faults can be injected). */
 export const ownsCluster = (): boolean => process.env.KUBECONFIG_E2E === undefined;
 
-/** Runs a sub-command of test/cluster/env.sh (restart-apiserver, kill-apiserver, bump-etcd, …). */
+/**
+ * Runs a fault sub-command (restart-apiserver, kill-apiserver, start-apiserver, bump-etcd): through
+ * test/cluster/runE2e.ts's control URL when the suite runs there (npm run test:cluster, on
+ * rx-informer/envtest), else as a sub-command of test/cluster/env.sh (`env.sh run -- npx ava …`).
+ */
 export async function cluster(command: string): Promise<string> {
   if (!ownsCluster()) throw new Error(`[e2e] cannot ${command}: KUBECONFIG_E2E names a cluster this run does not own`);
+  const control = process.env.CLUSTER_CONTROL_URL;
+  if (control) {
+    const response = await fetch(`${control}/${command}`, { method: 'POST', signal: AbortSignal.timeout(180_000) });
+    const text = await response.text();
+    if (!response.ok) throw new Error(`[e2e] ${command} failed: ${text}`);
+    return text.trim();
+  }
   const { stdout } = await exec('bash', ['test/cluster/env.sh', command], { cwd: new URL('../../../', import.meta.url), timeout: 180_000 });
   return stdout.trim();
 }
