@@ -3,6 +3,6 @@
  * client-node needs, importing the entry fails with one line naming the minimum, before
  * client-node is loaded (see testServer/nodeVersionGuard.ts).
  */
-import { checkNodeVersion } from '../client/nodeFloor.js';
+import { checkNodeVersion } from '../client/transport/nodeFloor.js';
 
 checkNodeVersion('rx-informer/envtest');
