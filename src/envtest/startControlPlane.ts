@@ -83,11 +83,12 @@ function stringArray(check: OptionChecks, name: string, value: unknown): readonl
  * by `kill -9`), a watchdog process does the same: no etcd, apiserver or folder is left behind.
  *
  * ```ts
+ * import { informer, listWatch } from 'rx-informer';
  * import { startControlPlane } from 'rx-informer/envtest';
  *
  * const plane = await startControlPlane({ crds: ['config/crd/bases'] });
  * try {
- *   const cache = informer(listWatch(plane.kubeConfig, configMaps, { namespace: 'test' }));
+ *   const cache = informer(listWatch(plane.kubeConfig, { version: 'v1', plural: 'configmaps', namespace: 'test' }));
  *   // …
  * } finally {
  *   await plane.stop();
