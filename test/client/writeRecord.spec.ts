@@ -137,5 +137,5 @@ test('writeRecord.writtenAt: the uid last written under a name, by type and name
 test('resourceClient refuses a record that is not a WriteRecord, in the options wording', async (t) => {
   const { resourceClient } = await import('../../src/client/resourceClient.js');
   const { KubeConfig } = await import('@kubernetes/client-node');
-  t.throws(() => resourceClient(new KubeConfig(), { record: {} as never }), { instanceOf: TypeError, message: '[informer] resourceClient: record must be a WriteRecord (from createWriteRecord()), got an object' });
+  t.throws(() => resourceClient(new KubeConfig(), { record: {} as never }), { instanceOf: TypeError, message: '[resourceClient] record must be a WriteRecord (from createWriteRecord()), got an object' });
 });

