@@ -10,16 +10,9 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { processAlive as alive } from '../helpers/processAlive.js';
 
 const watchdog = fileURLToPath(new URL('../../src/envtest/watchdog.ts', import.meta.url));
-const alive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 const until = async (what: () => boolean, ms: number): Promise<boolean> => {
   const end = Date.now() + ms;
   while (!what()) {

@@ -16,6 +16,7 @@ import { listWatch } from '../../../src/sources/listWatch.js';
 import { EnvtestError, startControlPlane, type ControlPlane } from '../../../src/envtest/index.js';
 import { envtestAssets } from '../envtest/assets.js';
 import { until } from './helpers.js';
+import { processAlive as alive } from '../../helpers/processAlive.js';
 
 const crds = fileURLToPath(new URL('../../../examples/envtest/crds/', import.meta.url));
 const assets = envtestAssets();
@@ -41,14 +42,6 @@ function processesNaming(dir: string): number[] {
     .map(Number);
 }
 
-const alive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 test('KUBEBUILDER_ASSETS with setup-envtest\'s layout: ready with CRDs established, objects of them served, an informer synced; stop leaves nothing', async (t) => {
   const plane = await startControlPlane({ crds: [crds] });
