@@ -404,6 +404,7 @@ export type ControllerErrorReason = 'conflict' | 'terminal' | 'alreadyOwned' | '
 
 /** Options of the {@link ControllerError} constructor. */
 export interface ControllerErrorOptions {
+  /** What caused it (a write conflict's API server answer), kept as the error's `cause`. */
   readonly cause?: unknown;
   /** The cache key of the object concerned, when there is one. */
   readonly key?: string | undefined;
@@ -417,8 +418,11 @@ export interface ControllerErrorOptions {
  * writer got there first; read it again and retry (a controller's reconcile is retried)`.
  */
 export class ControllerError extends Error {
+  /** Always `ControllerError`: what a log line and an `error.name` check see. */
   override readonly name = 'ControllerError';
+  /** Which failure it is: see {@link ControllerErrorReason}. */
   readonly reason: ControllerErrorReason;
+  /** The cache key (`namespace/name`) of the object concerned; `undefined` when there is none. */
   readonly key: string | undefined;
 
   constructor(reason: ControllerErrorReason, message: string, options: ControllerErrorOptions = {}) {
@@ -517,6 +521,7 @@ export class LabelSelectorError extends Error {
  * help, so the source ends with this (unless `fatalErrors: 'never'`).
  */
 export class ShardSelectorError extends Error {
+  /** Always `ShardSelectorError`. */
   override readonly name = 'ShardSelectorError';
   constructor(
     readonly selector: string,
