@@ -45,7 +45,16 @@ export type Reconciler<T extends KubeObject> = (object: Frozen<T> | undefined, c
  * Chooses what happens after a failure (kube-rs's `error_policy`): `{ requeueAfterMs }` replaces the
  * per-key backoff for this failure; nothing keeps the backoff. Not asked for terminal errors.
  */
-export type ErrorPolicy<T extends KubeObject> = (error: unknown, object: Frozen<T> | undefined, context: { readonly ref: ObjectRef; readonly retries: number }) => Action;
+export type ErrorPolicy<T extends KubeObject> = (
+  error: unknown,
+  object: Frozen<T> | undefined,
+  context: {
+    /** The object whose run failed. */
+    readonly ref: ObjectRef;
+    /** The key's failures so far, this one included. */
+    readonly retries: number;
+  },
+) => Action;
 
 /** One reconcile run of a controller: {@link ReconcileOutcome} with the object's ref. */
 export type ControllerOutcome = ReconcileOutcome & {

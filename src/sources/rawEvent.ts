@@ -20,7 +20,9 @@ export type RawEvent<T> = WatchEvent<T> | BookmarkEvent | ListStart | ListPage<T
 
 /** A watch event carrying an object. @inline */
 export interface WatchEvent<T> {
+  /** What the server says happened to the object. */
   readonly type: 'ADDED' | 'MODIFIED' | 'DELETED';
+  /** The object as the server sent it (the final state for `DELETED`). */
   readonly object: T;
   /**
    * When its bytes arrived on the socket, in epoch ms on the source's clock (its `scheduler`, or

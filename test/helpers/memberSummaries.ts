@@ -41,10 +41,14 @@ function unpublished(node: ts.Node): boolean {
   return jsDocs(node).some((doc) => (doc.tags ?? []).some((tag) => unpublishedTags.has(tag.tagName.text)));
 }
 
-/** True when the comment nearest the declaration has summary text (tags alone are no summary). */
+/**
+ * True when the comment nearest the declaration has summary text (tags alone are no summary); a
+ * constructor's parameter property may have it from the constructor's `@param` instead.
+ */
 function hasSummary(node: ts.Node): boolean {
   const doc = jsDocs(node).at(-1);
-  return (ts.getTextOfJSDocComment(doc?.comment) ?? '').trim() !== '';
+  if ((ts.getTextOfJSDocComment(doc?.comment) ?? '').trim() !== '') return true;
+  return ts.isParameter(node) && ts.getJSDocParameterTags(node).some((tag) => (ts.getTextOfJSDocComment(tag.comment) ?? '').replace(/^[\s-]+/, '') !== '');
 }
 
 function inSources(node: ts.Node): boolean {
@@ -104,6 +108,7 @@ export function membersWithoutSummary(entryPoints: readonly string[]): Map<strin
       else if (ts.isUnionTypeNode(type) || ts.isIntersectionTypeNode(type)) for (const part of type.types) walkType(part, owner);
       else if (ts.isParenthesizedTypeNode(type) || ts.isTypeOperatorNode(type)) walkType(type.type, owner);
       else if (ts.isArrayTypeNode(type)) walkType(type.elementType, owner);
+      else if (ts.isFunctionTypeNode(type) || ts.isConstructorTypeNode(type)) walkParameters(type.parameters, owner);
     };
 
     const source = program.getSourceFile(join(root, entry));
@@ -122,7 +127,14 @@ export function membersWithoutSummary(entryPoints: readonly string[]): Map<strin
             for (const member of property.declarations ?? []) walkMember(member, owner);
           }
           if (ts.isClassDeclaration(declaration)) {
-            for (const member of declaration.members) if (ts.isConstructorDeclaration(member)) walkParameters(member.parameters, owner);
+            for (const member of declaration.members) {
+              if (!ts.isConstructorDeclaration(member)) continue;
+              // A parameter property is a member of the class too.
+              for (const parameter of member.parameters) {
+                if (ts.isParameterPropertyDeclaration(parameter, member) && !(ts.getModifiers(parameter) ?? []).some((modifier) => modifier.kind === ts.SyntaxKind.PrivateKeyword)) check(parameter, owner);
+              }
+              walkParameters(member.parameters, owner);
+            }
           } else {
             for (const member of declaration.members) if (ts.isCallSignatureDeclaration(member)) walkParameters(member.parameters, owner);
           }
