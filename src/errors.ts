@@ -314,7 +314,12 @@ export interface InformerErrorOptions {
   /** `indexFunc`: the index. */
   readonly indexName?: string;
   /** `handler`: the notification the handler was given. */
-  readonly notification?: { readonly type: 'add' | 'update' | 'delete'; readonly key: string };
+  readonly notification?: {
+    /** The notification's type. */
+    readonly type: 'add' | 'update' | 'delete';
+    /** The notification's cache key. */
+    readonly key: string;
+  };
   /** `hook`: the hook's option name. */
   readonly hook?: string;
 }

@@ -84,9 +84,17 @@ export interface WatchRequest {
  * @inline
  */
 export interface WatchBookmarkMessage {
+  /** A bookmark. */
   readonly type: 'BOOKMARK';
+  /** The bookmark's object: only its metadata means anything. */
   readonly object: {
-    readonly metadata?: { readonly resourceVersion?: string; readonly annotations?: Readonly<Record<string, string>> };
+    /** The bookmark's metadata. */
+    readonly metadata?: {
+      /** The collection's resourceVersion. */
+      readonly resourceVersion?: string;
+      /** `k8s.io/initial-events-end: "true"` ends the initial events of a streaming list. */
+      readonly annotations?: Readonly<Record<string, string>>;
+    };
   };
 }
 
@@ -96,6 +104,7 @@ export interface WatchBookmarkMessage {
  * @inline
  */
 export interface WatchSignal {
+  /** `OPEN`: the server accepted the watch; `PROGRESS`: bytes arrived. */
   readonly type: 'OPEN' | 'PROGRESS';
 }
 

@@ -76,7 +76,17 @@ export type Delta<T> =
  *
  * @inline
  */
-export type CollectionMarker = { readonly type: 'Listed' | 'Bookmark'; readonly resourceVersion: string } | { readonly type: 'Resync' };
+export type CollectionMarker =
+  | {
+      /** `Listed`: a (re)list's deltas are all out; `Bookmark`: nothing changed. */
+      readonly type: 'Listed' | 'Bookmark';
+      /** The collection is current as of this resourceVersion. */
+      readonly resourceVersion: string;
+    }
+  | {
+      /** A resync tick. */
+      readonly type: 'Resync';
+    };
 
 /** What {@link toDeltas} emits, {@link resync} passes on with its ticks, and {@link bufferByKey} takes. */
 export type DeltaEvent<T> = Delta<T> | CollectionMarker;

@@ -37,6 +37,10 @@ function jsDocs(node: ts.Node): ts.JSDoc[] {
   return ts.getJSDocCommentsAndTags(node).filter((doc): doc is ts.JSDoc => ts.isJSDoc(doc));
 }
 
+function inlined(node: ts.Node): boolean {
+  return jsDocs(node).some((doc) => (doc.tags ?? []).some((tag) => tag.tagName.text === 'inline'));
+}
+
 function unpublished(node: ts.Node): boolean {
   return jsDocs(node).some((doc) => (doc.tags ?? []).some((tag) => unpublishedTags.has(tag.tagName.text)));
 }
@@ -109,6 +113,18 @@ export function membersWithoutSummary(entryPoints: readonly string[]): Map<strin
       else if (ts.isParenthesizedTypeNode(type) || ts.isTypeOperatorNode(type)) walkType(type.type, owner);
       else if (ts.isArrayTypeNode(type)) walkType(type.elementType, owner);
       else if (ts.isFunctionTypeNode(type) || ts.isConstructorTypeNode(type)) walkParameters(type.parameters, owner);
+      else if (ts.isTypeReferenceNode(type)) {
+        for (const argument of type.typeArguments ?? []) walkType(argument, owner);
+        // A type marked `@inline` is shown in place, with its members.
+        const referenced = checker.getSymbolAtLocation(type.typeName);
+        const target = referenced && referenced.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(referenced) : referenced;
+        for (const declaration of target?.declarations ?? []) {
+          if (!inSources(declaration) || !inlined(declaration) || seen.has(declaration)) continue;
+          seen.add(declaration);
+          if (ts.isInterfaceDeclaration(declaration)) for (const member of declaration.members) walkMember(member, owner);
+          else if (ts.isTypeAliasDeclaration(declaration)) walkType(declaration.type, owner);
+        }
+      }
     };
 
     const source = program.getSourceFile(join(root, entry));
