@@ -14,10 +14,10 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 const { entryPoints } = JSON.parse(readFileSync(`${root}typedoc.json`, 'utf8')) as { entryPoints: string[] };
 
 /** The entry points held to it so far; the others still have members without a summary. */
-const covered = ['src/index.ts', 'src/testing/index.ts', 'src/controllerEntry.ts', 'src/web/index.ts'];
+const covered = entryPoints.filter((entry) => entry !== 'src/fleet/index.ts');
 
 test('the entry points checked are those of the API reference', (t) => {
-  for (const entry of covered) t.true(entryPoints.includes(entry), entry);
+  t.true(covered.includes('src/controllerEntry.ts'));
 });
 
 const empty = membersWithoutSummary(covered);
