@@ -13,16 +13,14 @@ import { membersWithoutSummary } from '../helpers/memberSummaries.js';
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const { entryPoints } = JSON.parse(readFileSync(`${root}typedoc.json`, 'utf8')) as { entryPoints: string[] };
 
-/** The entry points held to it so far; the others still have members without a summary. */
-const covered = entryPoints.filter((entry) => entry !== 'src/fleet/index.ts');
-
 test('the entry points checked are those of the API reference', (t) => {
-  t.true(covered.includes('src/controllerEntry.ts'));
+  t.true(entryPoints.includes('src/controllerEntry.ts'));
+  t.true(entryPoints.length >= 9, `${entryPoints.length} entry points`);
 });
 
-const empty = membersWithoutSummary(covered);
+const empty = membersWithoutSummary(entryPoints);
 
-for (const entry of covered) {
+for (const entry of entryPoints) {
   test(`every member reachable from ${entry} has a summary`, (t) => {
     t.deepEqual(
       (empty.get(entry) ?? []).map((member) => `${member.where} ${member.name}`),
