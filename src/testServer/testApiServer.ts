@@ -172,7 +172,7 @@ export interface TestApiServer {
   setToken(
     token: string | undefined,
     options?: {
-      /** Put the new token in {@link kubeConfig} and {@link kubeConfigText} too. Default `false`. */
+      /** Put the new token in the server's `kubeConfig` and `kubeConfigText` too. Default `false`. */
       readonly updateKubeConfig?: boolean;
     },
   ): void;
