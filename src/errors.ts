@@ -30,14 +30,29 @@
 
 /** The parts of a `metav1.Status` the informer reads. */
 export interface KubeStatus {
+  /** `Status`. */
   readonly kind?: string;
+  /** `Failure` or `Success`. */
   readonly status?: string;
+  /** The server's explanation, for people. */
   readonly message?: string;
+  /** Machine-readable cause: `NotFound`, `Conflict`, `Expired`, `Forbidden`, `TooManyRequests`, …. */
   readonly reason?: string;
+  /** The HTTP status code it goes with. */
   readonly code?: number;
+  /** More about the failure: the object concerned, when to retry, field errors. */
   readonly details?: {
+    /** Seconds the client should wait before it retries. */
     readonly retryAfterSeconds?: number;
-    readonly causes?: ReadonlyArray<{ readonly reason?: string; readonly message?: string; readonly field?: string }>;
+    /** The individual failures, e.g. one per invalid field of a 422. */
+    readonly causes?: ReadonlyArray<{
+      /** Machine-readable cause, e.g. `FieldValueInvalid`. */
+      readonly reason?: string;
+      /** The failure, for people. */
+      readonly message?: string;
+      /** The field concerned, e.g. `metadata.name`. */
+      readonly field?: string;
+    }>;
     readonly [field: string]: unknown;
   };
   readonly [field: string]: unknown;
@@ -90,17 +105,30 @@ const informerVerbs: ReadonlySet<string> = new Set(['list', 'watch', 'discover']
  * `cannot create configmaps in namespace x: forbidden (…)`.
  */
 export class KubeApiError extends Error {
+  /** Always `KubeApiError`. */
   override readonly name = 'KubeApiError';
+  /** `list`, `watch`, `discover`, or a write: `get`, `create`, `update`, `patch`, `apply`, `delete`. */
   readonly verb: string;
+  /** The plural resource, e.g. `configmaps` or `widgets.example.com`. */
   readonly resource: string;
+  /** The namespace of the request; `undefined` for all namespaces or a cluster-scoped resource. */
   readonly namespace: string | undefined;
+  /** The HTTP status, or the `code` of a watch `ERROR` event. */
   readonly code: number;
   /** `Status.reason` (`Expired`, `Gone`, `Forbidden`, `TooManyRequests`, …) or `undefined`. */
   readonly reason: string | undefined;
+  /** The `Status` body, when the server sent one. */
   readonly status: KubeStatus | undefined;
+  /** Seconds to wait before retrying, from `Retry-After` or `Status.details.retryAfterSeconds`. */
   readonly retryAfterSeconds: number | undefined;
 
-  constructor(init: KubeApiErrorInit, options?: { cause?: unknown }) {
+  constructor(
+    init: KubeApiErrorInit,
+    options?: {
+      /** What caused it, kept as the error's `cause`. */
+      cause?: unknown;
+    },
+  ) {
     const where = init.namespace ? ` in namespace ${init.namespace}` : '';
     const text = reasonText[init.code] ?? `HTTP ${init.code}`;
     const detail = init.status?.message ? ` (${init.status.message})` : '';
@@ -146,6 +174,7 @@ export type TransportErrorReason = 'network' | 'stalled' | 'noResponse' | 'veryS
 export interface TransportErrorOptions {
   /** Default `network`. */
   readonly reason?: TransportErrorReason;
+  /** The underlying failure (Node's network error, the parse error), kept as the error's `cause`. */
   readonly cause?: unknown;
   /** Node's error code, for `network`. */
   readonly code?: string | undefined;
@@ -168,7 +197,9 @@ export interface TransportErrorOptions {
  * {@link ListerWatcher} reports its own network failures with `new TransportError(verb, message)`.
  */
 export class TransportError extends Error {
+  /** Always `TransportError`. */
   override readonly name = 'TransportError';
+  /** How it failed: see {@link TransportErrorReason}. */
   readonly reason: TransportErrorReason;
   /** `list`, `watch` or `discover`. */
   readonly verb: string;
@@ -250,8 +281,12 @@ export function bodyTooLargeError(verb: string, maxBodyBytes: number, option?: s
  * the store keeps what it had meanwhile.
  */
 export class TransformError extends Error {
+  /** Always `TransformError`. */
   override readonly name = 'TransformError';
-  constructor(options: { cause: unknown }) {
+  constructor(options: {
+    /** What `transform` threw, kept as the error's `cause`. */
+    cause: unknown;
+  }) {
     super(`[informer] transform threw: ${messageOf(options.cause)}`, options);
   }
 }
@@ -270,6 +305,7 @@ export type InformerErrorReason = 'invalidObject' | 'indexFunc' | 'handler' | 'h
  * @inline
  */
 export interface InformerErrorOptions {
+  /** What failed underneath (the thrown error), kept as the error's `cause`. */
   readonly cause: unknown;
   /** The cache key concerned (`indexFunc`, `handler`). */
   readonly key?: string;
@@ -278,7 +314,12 @@ export interface InformerErrorOptions {
   /** `indexFunc`: the index. */
   readonly indexName?: string;
   /** `handler`: the notification the handler was given. */
-  readonly notification?: { readonly type: 'add' | 'update' | 'delete'; readonly key: string };
+  readonly notification?: {
+    /** The notification's type. */
+    readonly type: 'add' | 'update' | 'delete';
+    /** The notification's cache key. */
+    readonly key: string;
+  };
   /** `hook`: the hook's option name. */
   readonly hook?: string;
 }
@@ -289,12 +330,19 @@ export interface InformerErrorOptions {
  * failed (see {@link InformerErrorReason}).
  */
 export class InformerError extends Error {
+  /** Always `InformerError`. */
   override readonly name = 'InformerError';
+  /** What failed: see {@link InformerErrorReason}. */
   readonly reason: InformerErrorReason;
+  /** The cache key concerned (`indexFunc`, `handler`); `undefined` otherwise. */
   readonly key: string | undefined;
+  /** `invalidObject`: the raw event whose object was rejected (`ADDED`, `LIST_DONE`, …). */
   readonly eventType: string | undefined;
+  /** `indexFunc`: the index whose function failed. */
   readonly indexName: string | undefined;
+  /** `handler`: the notification the handler was given (its type and key). */
   readonly notification: InformerErrorOptions['notification'];
+  /** `hook`: the hook's option name, e.g. `onUpdate`. */
   readonly hook: string | undefined;
 
   constructor(reason: InformerErrorReason, message: string, options: InformerErrorOptions) {
@@ -348,7 +396,9 @@ export type NotSyncedReason = 'notConnected' | 'disconnected' | 'timeout' | 'abo
  * `[informer] configmaps: not synced after 5000 ms: list failed: connect ECONNREFUSED 127.0.0.1:1`.
  */
 export class NotSyncedError extends Error {
+  /** Always `NotSyncedError`. */
   override readonly name = 'NotSyncedError';
+  /** Why the wait ended: see {@link NotSyncedReason}. */
   readonly reason: NotSyncedReason;
   /** The informer's name (`informer({ name })`; a factory names each after its resource). */
   readonly informer: string | undefined;
@@ -357,7 +407,18 @@ export class NotSyncedError extends Error {
   /** `timeout`: the time waited, ms. */
   readonly timeoutMs: number | undefined;
 
-  constructor(reason: NotSyncedReason, message: string, options: { readonly informer?: string | undefined; readonly lastError?: Error | undefined; readonly timeoutMs?: number } = {}) {
+  constructor(
+    reason: NotSyncedReason,
+    message: string,
+    options: {
+      /** The informer's name. */
+      readonly informer?: string | undefined;
+      /** The last error its source reported, kept as the error's `cause` too. */
+      readonly lastError?: Error | undefined;
+      /** `timeout`: the time waited, ms. */
+      readonly timeoutMs?: number;
+    } = {},
+  ) {
     super(message, options.lastError === undefined ? undefined : { cause: options.lastError });
     this.reason = reason;
     this.informer = options.informer;
@@ -404,6 +465,7 @@ export type ControllerErrorReason = 'conflict' | 'terminal' | 'alreadyOwned' | '
 
 /** Options of the {@link ControllerError} constructor. */
 export interface ControllerErrorOptions {
+  /** What caused it (a write conflict's API server answer), kept as the error's `cause`. */
   readonly cause?: unknown;
   /** The cache key of the object concerned, when there is one. */
   readonly key?: string | undefined;
@@ -417,8 +479,11 @@ export interface ControllerErrorOptions {
  * writer got there first; read it again and retry (a controller's reconcile is retried)`.
  */
 export class ControllerError extends Error {
+  /** Always `ControllerError`: what a log line and an `error.name` check see. */
   override readonly name = 'ControllerError';
+  /** Which failure it is: see {@link ControllerErrorReason}. */
   readonly reason: ControllerErrorReason;
+  /** The cache key (`namespace/name`) of the object concerned; `undefined` when there is none. */
   readonly key: string | undefined;
 
   constructor(reason: ControllerErrorReason, message: string, options: ControllerErrorOptions = {}) {
@@ -490,8 +555,10 @@ export function nodeTooOldError(what: string, purpose: string, minimum: string, 
 
 /** Thrown by snapshot index queries for an index that was not configured. */
 export class UnknownIndexError extends Error {
+  /** Always `UnknownIndexError`. */
   override readonly name = 'UnknownIndexError';
   constructor(
+    /** The index asked for. */
     readonly indexName: string,
     known: readonly string[],
   ) {
@@ -501,8 +568,10 @@ export class UnknownIndexError extends Error {
 
 /** Thrown for label selector text or a selector spec that is not valid, naming the offending part. */
 export class LabelSelectorError extends Error {
+  /** Always `LabelSelectorError`. */
   override readonly name = 'LabelSelectorError';
   constructor(
+    /** The selector text (or the spec, as text) that is not valid. */
     readonly selector: string,
     reason: string,
   ) {
@@ -517,8 +586,10 @@ export class LabelSelectorError extends Error {
  * help, so the source ends with this (unless `fatalErrors: 'never'`).
  */
 export class ShardSelectorError extends Error {
+  /** Always `ShardSelectorError`. */
   override readonly name = 'ShardSelectorError';
   constructor(
+    /** The `shardSelector` the server ignored. */
     readonly selector: string,
     what: string,
   ) {

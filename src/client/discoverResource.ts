@@ -11,9 +11,13 @@ import { argumentError } from '../options/optionChecks.js';
 export interface DiscoveredResource {
   /** `""` for the core group. */
   readonly group: string;
+  /** The API version within the group, e.g. `v1`. */
   readonly version: string;
+  /** The plural resource name in the URL path, e.g. `deployments`. */
   readonly plural: string;
+  /** The kind of its objects, e.g. `Deployment`. */
   readonly kind: string;
+  /** Its objects live in namespaces (`false`: cluster-scoped). */
   readonly namespaced: boolean;
 }
 

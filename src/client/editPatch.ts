@@ -5,9 +5,28 @@ import { argumentError } from '../options/optionChecks.js';
 
 /** One RFC 6902 JSON Patch operation, as the API server takes them (`application/json-patch+json`). */
 export type JsonPatchOperation =
-  | { readonly op: 'add' | 'replace' | 'test'; readonly path: string; readonly value: unknown }
-  | { readonly op: 'remove'; readonly path: string }
-  | { readonly op: 'move' | 'copy'; readonly from: string; readonly path: string };
+  | {
+      /** `add` or `replace` the value at `path`, or `test` that it equals `value` (else the patch fails). */
+      readonly op: 'add' | 'replace' | 'test';
+      /** JSON Pointer (RFC 6901) of the target, e.g. `/metadata/labels/app`. */
+      readonly path: string;
+      /** The value added, put in place, or compared. */
+      readonly value: unknown;
+    }
+  | {
+      /** Remove the value at `path`. */
+      readonly op: 'remove';
+      /** JSON Pointer (RFC 6901) of the value removed. */
+      readonly path: string;
+    }
+  | {
+      /** `move` or `copy` the value at `from` to `path`. */
+      readonly op: 'move' | 'copy';
+      /** JSON Pointer (RFC 6901) of the value moved or copied. */
+      readonly from: string;
+      /** JSON Pointer (RFC 6901) of where it goes. */
+      readonly path: string;
+    };
 
 /** Options of {@link editPatch}. */
 export interface EditPatchConfig {

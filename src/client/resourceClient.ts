@@ -61,9 +61,18 @@ export interface ApplyOptions extends WriteOptions {
 
 /** Options of {@link ResourceClient.delete}. */
 export interface DeleteOptions extends RequestOptions {
-  readonly preconditions?: { readonly uid?: string; readonly resourceVersion?: string };
+  /** Delete only the object that still has these; another answers 409, a `conflict`. Default: none. */
+  readonly preconditions?: {
+    /** The object's `metadata.uid`: not a recreated object of the same name. */
+    readonly uid?: string;
+    /** The object's `metadata.resourceVersion`: not a version changed since it was read. */
+    readonly resourceVersion?: string;
+  };
+  /** What happens to the objects it owns (garbage collection); absent: the server's default for the kind. */
   readonly propagationPolicy?: 'Foreground' | 'Background' | 'Orphan';
+  /** Seconds the object gets to shut down (pods); 0 deletes at once; absent: the object's own default. */
   readonly gracePeriodSeconds?: number;
+  /** Validate the delete without doing it (`dryRun: ['All']`). Default `false`. */
   readonly dryRun?: boolean;
 }
 
@@ -97,7 +106,13 @@ export interface ResourceClient {
   /** POST; the namespace comes from the object. An object that exists already is a `conflict`. */
   create<T extends KubeObject>(object: T, options?: WriteOptions): Promise<T>;
   /** PUT of the whole object (or of its status); its resourceVersion is a precondition (409). */
-  replace<T extends KubeObject>(object: T, options?: WriteOptions & { readonly subresource?: 'status' }): Promise<T>;
+  replace<T extends KubeObject>(
+    object: T,
+    options?: WriteOptions & {
+      /** `status` to replace only the status subresource (`…/status`); absent: the whole object. */
+      readonly subresource?: 'status';
+    },
+  ): Promise<T>;
   /** PATCH with JSON Patch operations, a merge patch, or an apply body. */
   patch<T extends KubeObject = KubeObject>(target: TypedObjectRef, body: readonly JsonPatchOperation[] | object, options: PatchOptions): Promise<T>;
   /**

@@ -13,9 +13,13 @@ export interface WrittenObject {
 
 /** Where an object is written: its type (`apiVersion` and `kind`, as the server answers them) and name. */
 export interface WrittenName {
+  /** The written object's `group/version`, as the server answered it (`v1` for the core group). */
   readonly apiVersion: string;
+  /** The written object's kind, as the server answered it. */
   readonly kind: string;
+  /** The written object's namespace; absent for a cluster-scoped object. */
   readonly namespace?: string;
+  /** The written object's `metadata.name`. */
   readonly name: string;
 }
 

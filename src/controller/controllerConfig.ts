@@ -20,6 +20,7 @@ export type ControllerInformer<T extends KubeObject> = Pick<Informer<T>, 'change
 
 /** A child informer whose objects map to their owner (controller-runtime's `Owns`, kube-rs's `owns`). */
 export interface OwnsConfig {
+  /** The child informer; its objects' owner references name the primaries to reconcile. */
   readonly informer: ControllerInformer<KubeObject>;
   /** `controller` (default): only the `controller: true` owner reference counts; `any`: every reference of the owner kind. */
   readonly match?: OwnerMatch;
@@ -29,9 +30,11 @@ export interface OwnsConfig {
 
 /** A related informer mapped to objects to reconcile by your function (kube-rs's `watches`). */
 export interface WatchesConfig<C extends KubeObject = KubeObject> {
+  /** The related informer whose objects `map` turns into refs of primaries. */
   readonly informer: ControllerInformer<C>;
   /** Object of this informer (as its cache holds it, frozen) → refs of primary objects to reconcile. */
   readonly map: (object: Frozen<C>) => readonly ObjectRef[];
+  /** Applied to this informer's notifications before `map`, e.g. `predicateFilter(predicates.resourceVersion)`. Default: none. */
   readonly filter?: MonoTypeOperatorFunction<Notification<C>>;
   /** Names this source in the reasons of the runs it asks for (`watched`). Default `watches[<index>]`. */
   readonly name?: string;

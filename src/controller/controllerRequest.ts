@@ -19,8 +19,11 @@ const triggered: readonly ReconcileReason[] = [{ type: 'trigger' }];
  * carry the request whole.
  */
 export interface ControllerRequest {
+  /** The object to reconcile. */
   readonly ref: ObjectRef;
+  /** How urgently: higher runs first; real changes are 0, idle work `lowPriority`. Default 0. */
   readonly priority?: number;
+  /** Why it is asked for, oldest first. Default `[{ type: 'trigger' }]`. */
   readonly reasons?: readonly ReconcileReason[];
 }
 

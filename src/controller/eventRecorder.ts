@@ -8,10 +8,15 @@ import type { ResourceClient } from '../client/resourceClient.js';
 
 /** Which object an Event is about: a `core/v1` ObjectReference. */
 export interface EventObjectReference {
+  /** The object's `group/version` (`v1` for the core group). */
   readonly apiVersion: string;
+  /** The object's kind, e.g. `Pod`. */
   readonly kind: string;
+  /** The object's `metadata.name`. */
   readonly name: string;
+  /** The object's namespace; absent for a cluster-scoped object. */
   readonly namespace?: string;
+  /** The object's `metadata.uid`, so the Event is not shown for a recreated object of the same name. */
   readonly uid?: string;
 }
 

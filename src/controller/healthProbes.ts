@@ -25,6 +25,7 @@ export interface HealthProbesConfig {
 export interface HealthProbeServer {
   /** `http://<host>:<port>`. */
   readonly url: string;
+  /** The port it listens on: the one asked for, or the free one picked for `0`. */
   readonly port: number;
 }
 

@@ -5,7 +5,10 @@ import type { HealthCheck } from './healthProbes.js';
 import { argumentError } from '../options/optionChecks.js';
 
 /** What {@link informersReady} reads of an informer: its snapshot's synced flag and its status; `name` is used in the failure reason (else its position). */
-export type ReadinessSource = Pick<Informer<KubeObject>, 'snapshot' | 'status$'> & { readonly name?: string };
+export type ReadinessSource = Pick<Informer<KubeObject>, 'snapshot' | 'status$'> & {
+  /** Names the informer in the failure reason. Default `informer #<position from 1>`. */
+  readonly name?: string;
+};
 
 const notAlive = new Set(['BACKING_OFF', 'ERROR', 'FAILED']);
 

@@ -23,7 +23,10 @@ const all: readonly ReconcileReason[] = [{ type: 'reconcileAll' }];
  * @param informer anything with a current `snapshot` (an informer), keyed `namespace/name`.
  * @returns an operator from trigger values to {@link ControllerRequest}s.
  */
-export function reconcileAllOf(informer: { readonly snapshot: Snapshot<KubeObject> }): OperatorFunction<unknown, ControllerRequest> {
+export function reconcileAllOf(informer: {
+  /** The cache whose keys, at the trigger's emission, become requests. */
+  readonly snapshot: Snapshot<KubeObject>;
+}): OperatorFunction<unknown, ControllerRequest> {
   if (informer === null || typeof informer !== 'object' || !('snapshot' in informer)) throw argumentError('reconcileAllOf', 'expected an informer');
   return mergeMap(() => [...informer.snapshot.keys()].map((key): ControllerRequest => ({ ref: refOfCacheKey(key), priority: lowPriority, reasons: all })));
 }

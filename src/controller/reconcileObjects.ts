@@ -45,16 +45,34 @@ export type Reconciler<T extends KubeObject> = (object: Frozen<T> | undefined, c
  * Chooses what happens after a failure (kube-rs's `error_policy`): `{ requeueAfterMs }` replaces the
  * per-key backoff for this failure; nothing keeps the backoff. Not asked for terminal errors.
  */
-export type ErrorPolicy<T extends KubeObject> = (error: unknown, object: Frozen<T> | undefined, context: { readonly ref: ObjectRef; readonly retries: number }) => Action;
+export type ErrorPolicy<T extends KubeObject> = (
+  error: unknown,
+  object: Frozen<T> | undefined,
+  context: {
+    /** The object whose run failed. */
+    readonly ref: ObjectRef;
+    /** The key's failures so far, this one included. */
+    readonly retries: number;
+  },
+) => Action;
 
 /** One reconcile run of a controller: {@link ReconcileOutcome} with the object's ref. */
-export type ControllerOutcome = ReconcileOutcome & { readonly ref: ObjectRef };
+export type ControllerOutcome = ReconcileOutcome & {
+  /** The object the run reconciled (with `kind` and `apiVersion` when the config names the kind). */
+  readonly ref: ObjectRef;
+};
 
 /** Options of {@link reconcileObjects}: {@link reconcile}'s, an error policy, and the kind for refs. */
 export interface ReconcileObjectsConfig<T extends KubeObject> extends Omit<ReconcileConfig, 'retryDelay'> {
+  /** Chooses the delay after a failure instead of the per-key backoff; absent: the backoff alone. */
   readonly errorPolicy?: ErrorPolicy<T>;
   /** `kind` and `apiVersion` put on the refs handed to the reconciler and on outcomes. */
-  readonly kind?: { readonly apiVersion: string; readonly kind: string };
+  readonly kind?: {
+    /** `group/version` of the primary kind (`v1` for the core group), e.g. `apps/v1`. */
+    readonly apiVersion: string;
+    /** The primary kind, e.g. `Deployment`. */
+    readonly kind: string;
+  };
 }
 
 /**
@@ -76,7 +94,10 @@ export interface ReconcileObjectsConfig<T extends KubeObject> extends Omit<Recon
  * @returns an operator from refs to {@link ControllerOutcome}s.
  */
 export function reconcileObjects<T extends KubeObject>(
-  primary: { readonly snapshot: Snapshot<T> },
+  primary: {
+    /** The primary cache, read at run time for the object behind each ref. */
+    readonly snapshot: Snapshot<T>;
+  },
   reconciler: Reconciler<T>,
   config: ReconcileObjectsConfig<T> = {},
 ): OperatorFunction<ObjectRef | ControllerRequest, ControllerOutcome> {

@@ -21,15 +21,60 @@ import type { ObjectRef } from '../store/objectRef.js';
  *   folded away; it stands second, after the first reason and before the newest ones.
  */
 export type ReconcileReason =
-  | { readonly type: 'initial'; readonly resourceVersion?: string }
-  | { readonly type: 'changed'; readonly change: 'add' | 'update' | 'delete' | 'resync'; readonly resourceVersion?: string }
-  | { readonly type: 'owned'; readonly child: ObjectRef }
-  | { readonly type: 'watched'; readonly source: string; readonly object: ObjectRef }
-  | { readonly type: 'reconcileAll' }
-  | { readonly type: 'trigger' }
-  | { readonly type: 'requeue'; readonly afterMs: number }
-  | { readonly type: 'retry'; readonly failures: number }
-  | { readonly type: 'folded'; readonly count: number };
+  | {
+      /** The object was in the informer's first list, or in the cache when the controller started. */
+      readonly type: 'initial';
+      /** The object's resourceVersion as the cache got it. */
+      readonly resourceVersion?: string;
+    }
+  | {
+      /** The object itself changed. */
+      readonly type: 'changed';
+      /** How: `add`, `update`, `delete`, or `resync` (an update that kept its resourceVersion). */
+      readonly change: 'add' | 'update' | 'delete' | 'resync';
+      /** The object's resourceVersion as the cache got it. */
+      readonly resourceVersion?: string;
+    }
+  | {
+      /** A child with a matching owner reference changed. */
+      readonly type: 'owned';
+      /** The child that changed. */
+      readonly child: ObjectRef;
+    }
+  | {
+      /** An object of a `watches` informer was mapped onto this key. */
+      readonly type: 'watched';
+      /** The `watches` entry's `name` (default `watches[<index>]`). */
+      readonly source: string;
+      /** The watched object that changed. */
+      readonly object: ObjectRef;
+    }
+  | {
+      /** A `reconcileAllOf` (the controller's `reconcileAllOn`) emission; low priority. */
+      readonly type: 'reconcileAll';
+    }
+  | {
+      /** A key or ref handed in directly (`reconcile()`'s input, `controller({ triggers })`). */
+      readonly type: 'trigger';
+    }
+  | {
+      /** The previous run asked for it with `{ requeueAfterMs }`. */
+      readonly type: 'requeue';
+      /** The delay the previous run asked for, in milliseconds. */
+      readonly afterMs: number;
+    }
+  | {
+      /** The previous run failed. */
+      readonly type: 'retry';
+      /** The key's failures so far. */
+      readonly failures: number;
+    }
+  | {
+      /** Reasons past the cap ({@link maxReasonsPerRun}) folded away. */
+      readonly type: 'folded';
+      /** How many distinct reasons were folded away. */
+      readonly count: number;
+    };
 
 /**
  * The priority of work nobody is waiting for: objects of the initial list that did not change,

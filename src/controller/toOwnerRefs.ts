@@ -10,7 +10,9 @@ import { argumentError } from '../options/optionChecks.js';
 
 /** The owner kind {@link toOwnerRefs} maps to: its `apiVersion` (only the group is compared) and `kind`. */
 export interface OwnerType {
+  /** The owner's `group/version`, e.g. `apps/v1`; only the group is compared with an owner reference's. */
   readonly apiVersion: string;
+  /** The owner's kind, compared with an owner reference's `kind`, e.g. `ReplicaSet`. */
   readonly kind: string;
   /** The owner has no namespace: refs carry none (otherwise they take the child's). */
   readonly clusterScoped?: boolean;

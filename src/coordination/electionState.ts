@@ -8,6 +8,7 @@ import type { Lease } from './lease.js';
 /** Whether this candidate leads, and who holds the lease as far as it knows. */
 export type Leadership =
   | {
+      /** This candidate holds the lease. */
       readonly state: 'leading';
       /** This candidate's identity. */
       readonly holder: string;
@@ -15,6 +16,7 @@ export type Leadership =
       readonly transitions: number;
     }
   | {
+      /** Another candidate holds the lease, or nobody does. */
       readonly state: 'following';
       /** The holder another candidate's record names, `undefined` when nobody holds it or it is not known yet. */
       readonly holder: string | undefined;

@@ -4,7 +4,10 @@ import type { Leadership } from './electionState.js';
 import { resolveElectionConfig, type LeaderElectionConfig } from './leaderElectionConfig.js';
 
 /** The Observable {@link leaderElection} returns: the leadership of one candidate, shared, plus its `identity` (its `holderIdentity`). */
-export type LeaderElection = Observable<Leadership> & { readonly identity: string };
+export type LeaderElection = Observable<Leadership> & {
+  /** This candidate's identity: the `holderIdentity` it writes into the Lease when it leads. */
+  readonly identity: string;
+};
 
 /**
  * Campaigns for a `coordination.k8s.io/v1` Lease as client-go's `leaderelection` does, and tells

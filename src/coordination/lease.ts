@@ -8,7 +8,9 @@ import type { KubeObject, ObjectMeta } from '../store/kubeObject.js';
 
 /** Where a Lease lives. */
 export interface LeaseRef {
+  /** The Lease's namespace. */
   readonly namespace: string;
+  /** The Lease's `metadata.name`, shared by every candidate of one election. */
   readonly name: string;
 }
 
@@ -29,7 +31,9 @@ export interface LeaseSpec {
 
 /** A `coordination.k8s.io/v1` Lease as JSON. */
 export interface Lease extends KubeObject {
+  /** The Lease's metadata; its `resourceVersion` guards each write of the elector. */
   readonly metadata?: ObjectMeta;
+  /** Who holds the lease, since when, for how long, and how many times it changed hands. */
   readonly spec?: LeaseSpec;
 }
 

@@ -5,7 +5,9 @@ import { EnvtestError } from './envtestError.js';
 
 /** The programs a control plane runs, as absolute paths, and where they were found. */
 export interface ControlPlaneBinaries {
+  /** The `etcd` program. */
   readonly etcd: string;
+  /** The `kube-apiserver` program. */
   readonly kubeApiServer: string;
   /** Only when the garbage collector was asked for. */
   readonly kubeControllerManager?: string;

@@ -75,14 +75,20 @@ export interface ControlPlane {
    * see their watches end) and a wait of up to 30 s, or with `kill: true` SIGKILL (clients see a
    * reset mid-stream). {@link ControlPlane.startApiServer} brings it back.
    */
-  stopApiServer(options?: { readonly kill?: boolean }): Promise<void>;
+  stopApiServer(options?: {
+    /** SIGKILL at once instead of SIGTERM and a wait. Default `false`. */
+    readonly kill?: boolean;
+  }): Promise<void>;
   /**
    * Starts kube-apiserver again after {@link ControlPlane.stopApiServer}: same port, certificates
    * and etcd, plus `flags` for this start only (e.g. `--watch-cache-sizes=configmaps#0`). Resolves
    * when `/readyz` answers. A restart's new watch cache starts at etcd's current revision, so a
    * watch from an older resourceVersion may get 410 Gone.
    */
-  startApiServer(options?: { readonly flags?: readonly string[] }): Promise<void>;
+  startApiServer(options?: {
+    /** Extra kube-apiserver flags for this start only, e.g. `--watch-cache-sizes=configmaps#0`. Default: none. */
+    readonly flags?: readonly string[];
+  }): Promise<void>;
   /** Stops everything it started and removes {@link ControlPlane.dir}. Idempotent; resolves when nothing is left. */
   stop(): Promise<void>;
   /** `await using plane = await startControlPlane()` stops it at the end of the block. */

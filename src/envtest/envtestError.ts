@@ -11,11 +11,19 @@
  * | `'stopped'` | the control plane was already stopped |
  */
 export class EnvtestError extends Error {
+  /** Always `EnvtestError`. */
   override readonly name = 'EnvtestError';
   /** Which step failed (see the class). */
   readonly reason: EnvtestErrorReason;
 
-  constructor(reason: EnvtestErrorReason, message: string, options?: { cause?: unknown }) {
+  constructor(
+    reason: EnvtestErrorReason,
+    message: string,
+    options?: {
+      /** What failed underneath, kept as the error's `cause`. */
+      cause?: unknown;
+    },
+  ) {
     super(`[informer] envtest: ${message}`, options);
     this.reason = reason;
   }

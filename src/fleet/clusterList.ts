@@ -7,7 +7,14 @@ export interface ClusterList {
   /** The provider: every subscriber gets the clusters engaged now, then each one engaged later. */
   readonly provider: FleetProvider;
   /** Engages `cluster` with `kubeConfig`, or re-engages it with new credentials when it is engaged already. */
-  engage(cluster: string, kubeConfig: KubeConfig, options?: { readonly namespace?: string }): void;
+  engage(
+    cluster: string,
+    kubeConfig: KubeConfig,
+    options?: {
+      /** For namespaces as clusters: the namespace the cluster is. Default: none (a whole cluster). */
+      readonly namespace?: string;
+    },
+  ): void;
   /** Releases `cluster` (nothing when it is not engaged). */
   release(cluster: string): void;
   /** The names engaged now. */

@@ -8,31 +8,61 @@ import { objectClusters } from './objectClusters.js';
 
 /** How to reach a cluster, as a ClusterProfile's access provider gives it (kubeconfig's `cluster` fields). */
 export interface ClusterProfileCluster {
+  /** The cluster's API server URL, e.g. `https://10.0.0.1:6443`. */
   readonly server?: string;
+  /** The CA bundle that signs the server's certificate, base64 PEM. */
   readonly 'certificate-authority-data'?: string;
+  /** Skip verifying the server's certificate (tests only). */
   readonly 'insecure-skip-tls-verify'?: boolean;
+  /** The name to verify the server's certificate against, when it is not the host of `server`. */
   readonly 'tls-server-name'?: string;
+  /** An HTTP(S) proxy to reach the server through. */
   readonly 'proxy-url'?: string;
   /** `client.authentication.k8s.io/exec`'s `extension` is handed to the exec plugin (with `provideClusterInfo`). */
-  readonly extensions?: ReadonlyArray<{ readonly name: string; readonly extension?: unknown }>;
+  readonly extensions?: ReadonlyArray<{
+    /** The extension's name, e.g. `client.authentication.k8s.io/exec`. */
+    readonly name: string;
+    /** The extension's content. */
+    readonly extension?: unknown;
+  }>;
 }
 
 /** A `ClusterProfile` (`multicluster.x-k8s.io/v1alpha1`, KEP-4322) as the provider reads it. */
 export interface ClusterProfile extends KubeObject {
+  /** What the cluster manager reports of the cluster: how to reach it. */
   readonly status?: {
     /** The ways to reach the cluster, by access provider name. */
-    readonly accessProviders?: ReadonlyArray<{ readonly name: string; readonly cluster?: ClusterProfileCluster }>;
+    readonly accessProviders?: ReadonlyArray<{
+      /** The access provider's name, matched with the consumer's `providers`. */
+      readonly name: string;
+      /** How to reach the cluster through it. */
+      readonly cluster?: ClusterProfileCluster;
+    }>;
     /** The deprecated name of `accessProviders`; read too, `accessProviders` preferred for a name in both. */
-    readonly credentialProviders?: ReadonlyArray<{ readonly name: string; readonly cluster?: ClusterProfileCluster }>;
+    readonly credentialProviders?: ReadonlyArray<{
+      /** The access provider's name, matched with the consumer's `providers`. */
+      readonly name: string;
+      /** How to reach the cluster through it. */
+      readonly cluster?: ClusterProfileCluster;
+    }>;
   };
 }
 
 /** An exec credential plugin, as a kubeconfig user's `exec` names it. */
 export interface ExecPluginConfig {
+  /** The ExecCredential version the plugin speaks, e.g. `client.authentication.k8s.io/v1`. */
   readonly apiVersion: string;
+  /** The program to run. */
   readonly command: string;
+  /** Its arguments. Default: none. */
   readonly args?: readonly string[];
-  readonly env?: ReadonlyArray<{ readonly name: string; readonly value: string }>;
+  /** Environment variables set for it. Default: none. */
+  readonly env?: ReadonlyArray<{
+    /** The variable's name. */
+    readonly name: string;
+    /** The variable's value. */
+    readonly value: string;
+  }>;
   /** Hand the plugin the cluster (server, CA, the profile's exec extension) in `KUBERNETES_EXEC_INFO`, as client-go does. */
   readonly provideClusterInfo?: boolean;
 }
@@ -43,7 +73,13 @@ export interface ExecPluginConfig {
  * execConfig }] }`). The first of these a profile offers is used.
  */
 export interface ClusterProfileAccess {
-  readonly providers: ReadonlyArray<{ readonly name: string; readonly execConfig: ExecPluginConfig }>;
+  /** The access providers this consumer can use, in order of preference. */
+  readonly providers: ReadonlyArray<{
+    /** The access provider's name, as profiles list it in `accessProviders`. */
+    readonly name: string;
+    /** The exec plugin that gets credentials for clusters reached through it. */
+    readonly execConfig: ExecPluginConfig;
+  }>;
 }
 
 /** Options of {@link clusterProfiles}. */

@@ -13,11 +13,22 @@ export type FleetErrorReason = 'provider' | 'duplicateCluster' | 'credentials' |
  * - `handler`: a fleet informer's handler threw; the handler goes on.
  */
 export class FleetError extends Error {
+  /** Always `FleetError`. */
   override readonly name = 'FleetError';
+  /** What went wrong: `provider`, `duplicateCluster`, `credentials` or `handler` (see the class). */
   readonly reason: FleetErrorReason;
   /** The cluster concerned, when there is one. */
   readonly cluster: string | undefined;
-  constructor(reason: FleetErrorReason, message: string, options: { readonly cluster?: string | undefined; readonly cause?: unknown } = {}) {
+  constructor(
+    reason: FleetErrorReason,
+    message: string,
+    options: {
+      /** The cluster concerned, when there is one. */
+      readonly cluster?: string | undefined;
+      /** What failed underneath, kept as the error's `cause`. */
+      readonly cause?: unknown;
+    } = {},
+  ) {
     super(`[fleet] ${message}`, options.cause === undefined ? undefined : { cause: options.cause });
     this.reason = reason;
     this.cluster = options.cluster;

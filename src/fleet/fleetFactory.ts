@@ -41,7 +41,12 @@ export interface FleetFactory {
   /** Problems that did not stop the fleet: a failed provider, a cluster named twice, bad credentials, a throwing handler. */
   readonly errors$: Observable<FleetError>;
   /** Resolves when every informer of every cluster engaged now has applied its first list (see `InformerFactory.whenAllSynced`). */
-  whenAllSynced(options?: { readonly timeoutMs?: number; readonly signal?: AbortSignal }): Promise<void>;
+  whenAllSynced(options?: {
+    /** Stop waiting after this many ms: rejects with a `NotSyncedError` (`timeout`). Default: no limit. */
+    readonly timeoutMs?: number;
+    /** Stop waiting when it aborts: rejects with a `NotSyncedError` (`aborted`). */
+    readonly signal?: AbortSignal;
+  }): Promise<void>;
   /** Stops the providers, tells every fleet informer's readers that every cluster left, then disposes every cluster's factory. */
   dispose(): void;
 }

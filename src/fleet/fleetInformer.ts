@@ -15,8 +15,11 @@ export type FleetSnapshot<T extends KubeObject = KubeObject> = ReadonlyMap<strin
 
 /** Callbacks of {@link FleetInformer.addHandler}: client-go's handler vocabulary with the cluster first. */
 export interface FleetEventHandler<T> {
+  /** An object came into `cluster`'s cache; `isInInitialList` when it came with that cluster's first list. */
   onAdd?(cluster: string, object: Frozen<T>, isInInitialList: boolean): void;
+  /** An object in `cluster`'s cache changed (or a resync re-delivered it): its old and new versions. */
   onUpdate?(cluster: string, oldObject: Frozen<T>, newObject: Frozen<T>): void;
+  /** An object left `cluster`'s cache (the cluster's leaving deletes each object it held). */
   onDelete?(cluster: string, object: Frozen<T> | Tombstone<T>): void;
 }
 

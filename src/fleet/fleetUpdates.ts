@@ -6,7 +6,10 @@ import type { Snapshot } from '../store/snapshot.js';
 import { snapshotDiff } from './snapshotDiff.js';
 
 /** A {@link Notification} of one cluster of a fleet: `key` is the object's key in that cluster, `cluster` names it. */
-export type FleetNotification<T> = Notification<T> & { readonly cluster: string };
+export type FleetNotification<T> = Notification<T> & {
+  /** The name of the cluster the object is in. */
+  readonly cluster: string;
+};
 
 /**
  * What one change of a fleet brought: one cluster's new snapshot (as its reader now knows it) and
@@ -14,9 +17,11 @@ export type FleetNotification<T> = Notification<T> & { readonly cluster: string 
  * bring no notification (an empty cluster).
  */
 export interface FleetUpdate<T extends KubeObject = KubeObject> {
+  /** The name of the cluster that changed. */
   readonly cluster: string;
   /** The cluster's cache after these changes; `undefined` when the cluster left (the changes are then a delete per object it held). */
   readonly snapshot: Snapshot<T> | undefined;
+  /** The cluster's notifications of this change, in order (empty for an empty cluster's first sync or leaving). */
   readonly changes: readonly FleetNotification<T>[];
 }
 

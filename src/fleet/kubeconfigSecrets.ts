@@ -9,6 +9,7 @@ import { objectClusters } from './objectClusters.js';
 
 /** A Secret as the provider reads it. */
 export interface KubeconfigSecret extends KubeObject {
+  /** The Secret's entries, base64-encoded; the kubeconfig is under `dataKey`. */
   readonly data?: Readonly<Record<string, string>>;
 }
 

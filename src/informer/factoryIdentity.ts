@@ -57,7 +57,9 @@ export function factoryKeys(): FactoryKeys {
 
 /** The kind of a collection: its objects' `apiVersion` and `kind`. */
 export interface CollectionKind {
+  /** The objects' `group/version` (`v1` for the core group), e.g. `apps/v1`. */
   readonly apiVersion: string;
+  /** The objects' kind, e.g. `Deployment`. */
   readonly kind: string;
 }
 

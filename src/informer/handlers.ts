@@ -11,8 +11,11 @@ import type { Snapshot } from '../store/snapshot.js';
 
 /** Callbacks in client-go / client-node style; every one is optional. The objects are the cache's, read-only ({@link Frozen}). */
 export interface ResourceEventHandler<T> {
+  /** An object came into the cache; `isInInitialList` when it came with the first list. */
   onAdd?(object: Frozen<T>, isInInitialList: boolean): void;
+  /** An object in the cache changed (or a resync re-delivered it unchanged): its old and new versions. */
   onUpdate?(oldObject: Frozen<T>, newObject: Frozen<T>): void;
+  /** An object left the cache: the last version seen, or a {@link Tombstone} when a relist found it gone. */
   onDelete?(object: Frozen<T> | Tombstone<T>): void;
 }
 

@@ -16,12 +16,15 @@ export type { SharedInformer, SharedInformerOptions } from './sharedInformer.js'
 
 /** Defaults applied to every informer of a factory (per-informer options override them). */
 export type InformerFactoryDefaults = Omit<SharedInformerOptions<KubeObject>, 'indexers' | 'keyFunc' | 'transform'> & {
+  /** Applied to every object of every informer of the factory before it is cached (e.g. to drop `managedFields`). Default: none. */
   readonly transform?: (object: KubeObject) => KubeObject;
 };
 
 /** What {@link InformerFactory.metrics} reads: the sums over the factory's informers. */
 export interface FactoryMetrics {
+  /** How many informers the factory holds. */
   readonly informers: number;
+  /** Cached objects, summed over the factory's informers. */
   readonly objects: number;
   /** The sum of each informer's `metrics().estimatedBytes`. */
   readonly estimatedBytes: number;

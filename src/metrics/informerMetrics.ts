@@ -22,17 +22,38 @@ export interface InformerMetrics {
   readonly watches: number;
   /** Watches opened after the first: reconnects from the last resourceVersion. */
   readonly watchRestarts: number;
-  /** Relists, by reason. */
+  /** Relists. */
   readonly relists: number;
+  /** Relists by reason (a reason that never happened is absent). */
   readonly relistReasons: Readonly<Partial<Record<RelistReason, number>>>;
-  /** Backoff waits, and errors reported by the source. */
+  /** Backoff waits. */
   readonly backoffs: number;
+  /** Errors reported by the source (`ERROR` statuses). */
   readonly errors: number;
+  /** The message of the last error the source reported; absent before the first. */
   readonly lastError?: string;
   /** Raw watch events by type. */
-  readonly events: { readonly added: number; readonly modified: number; readonly deleted: number; readonly bookmarks: number };
-  /** Notifications delivered by the informer, by kind (`sync` = resync or unchanged relist updates). */
-  readonly notifications: { readonly add: number; readonly update: number; readonly sync: number; readonly delete: number };
+  readonly events: {
+    /** `ADDED` events. */
+    readonly added: number;
+    /** `MODIFIED` events. */
+    readonly modified: number;
+    /** `DELETED` events. */
+    readonly deleted: number;
+    /** `BOOKMARK` events. */
+    readonly bookmarks: number;
+  };
+  /** Notifications delivered by the informer, by kind. */
+  readonly notifications: {
+    /** `add` notifications. */
+    readonly add: number;
+    /** `update` notifications with a new resourceVersion. */
+    readonly update: number;
+    /** `update` notifications of a resync or an unchanged relisted object (`sync: true`). */
+    readonly sync: number;
+    /** `delete` notifications. */
+    readonly delete: number;
+  };
   /** Cached objects, and whether the first list has been applied. */
   readonly objects: number;
   /**
@@ -42,13 +63,21 @@ export interface InformerMetrics {
    * ConfigMaps (BENCHMARKS.md); `0` while the informer is not running.
    */
   readonly estimatedBytes: number;
+  /** The first list has been applied. */
   readonly synced: boolean;
   /** Time from the collector's creation (or first list) to the first synced snapshot, ms. */
   readonly syncDurationMs?: number;
   /** Time since the last byte-level event (watch event, bookmark or list page), ms. */
   readonly lastEventAgeMs?: number;
-  /** Reconcile runs by result, failures being the retries scheduled, and the queue depth after the last run. */
-  readonly reconciles: { readonly successes: number; readonly failures: number; readonly queueDepth: number };
+  /** Reconcile runs by result, and the queue depth after the last run. */
+  readonly reconciles: {
+    /** Runs that succeeded. */
+    readonly successes: number;
+    /** Runs that failed (`error`, retried, or `terminal`). */
+    readonly failures: number;
+    /** Keys due and waiting for a worker when the last run ended. */
+    readonly queueDepth: number;
+  };
   /**
    * The pipeline's own latency: from a watch event's arrival on the socket (`receivedAt`) to the
    * delivery of the update that holds it to subscribers. An event that changes nothing (a delete of

@@ -16,10 +16,17 @@ export interface LatencyHistogram {
   /** Their sum, seconds. */
   readonly sum: number;
   /** Cumulative counts: how many samples were `<= le` seconds, for each bound; `Infinity` last. */
-  readonly buckets: readonly { readonly le: number; readonly count: number }[];
+  readonly buckets: readonly {
+    /** The bucket's upper bound, seconds (`Infinity` for the last). */
+    readonly le: number;
+    /** Samples at most `le` seconds (cumulative). */
+    readonly count: number;
+  }[];
   /** Quantiles estimated from the buckets (linear within a bucket, as PromQL's `histogram_quantile`), seconds; `undefined` without samples. */
   readonly p50: number | undefined;
+  /** The 0.95 quantile, estimated as `p50` is, seconds; `undefined` without samples. */
   readonly p95: number | undefined;
+  /** The 0.99 quantile, estimated as `p50` is, seconds; `undefined` without samples. */
   readonly p99: number | undefined;
 }
 

@@ -25,17 +25,23 @@ export interface LatencyObjective {
  * was over `alertMs` (whether or not the target is met).
  */
 export interface LatencyObjectiveStatus {
+  /** `noData` (no sample in the window), `met`, `breached` (too many samples over the target) or `alert` (a sample over `alertMs`). */
   readonly state: 'noData' | 'met' | 'breached' | 'alert';
-  /** Samples in the window, and how many of them were over the target and over the alert threshold. */
+  /** Samples in the window. */
   readonly samples: number;
+  /** Samples of the window over the target. */
   readonly overTarget: number;
+  /** Samples of the window over the alert threshold (0 without one). */
   readonly overAlert: number;
   /** The longest sample of the window, ms. */
   readonly maxMs: number | undefined;
-  /** The objective, resolved: quantile, target, alert threshold and window. */
+  /** The objective's quantile, resolved (default 0.95). */
   readonly quantile: number;
+  /** The objective's target, ms. */
   readonly targetMs: number;
+  /** The objective's alert threshold, ms; `undefined` without one. */
   readonly alertMs: number | undefined;
+  /** The objective's window, ms (default 60 000). */
   readonly windowMs: number;
 }
 

@@ -4,7 +4,9 @@ import { latencyBuckets, type LatencyHistogram } from '../metrics/latencyHistogr
 
 /** Something with metrics and a name for the `informer` label: a factory's shared informer is one. */
 export interface NamedMetricsSource {
+  /** The value of the `informer` label of its series. */
   readonly name: string;
+  /** Reads its counters, at each scrape. */
   metrics(): InformerMetrics;
 }
 

@@ -36,7 +36,9 @@ export interface RelayOptions {
 
 /** What a relay holds now: for a health endpoint or a gauge. */
 export interface RelayStats {
+  /** Page WebSocket connections open now. */
   readonly connections: number;
+  /** Upstream streams (GETs) open now, all connections together. */
   readonly streams: number;
   /** Bytes sent to pages and not yet credited back: bounded by `streamWindowBytes` per stream. */
   readonly unackedBytes: number;
@@ -53,6 +55,7 @@ export interface Relay {
    * (`false`: another handler's). A request from a page origin that is not allowed is answered 403.
    */
   handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): boolean;
+  /** What the relay holds now: connections, streams and bytes in flight. */
   stats(): RelayStats;
   /** Closes every connection and aborts every upstream request. */
   close(): Promise<void>;

@@ -22,15 +22,61 @@
 
 /** A message from the page to the relay. */
 export type RelayRequestMessage =
-  | { readonly op: 'open'; readonly id: number; readonly path: string; readonly accept: string; readonly token?: string }
-  | { readonly op: 'cancel'; readonly id: number }
-  | { readonly op: 'credit'; readonly id: number; readonly bytes: number };
+  | {
+      /** Start a GET on a new stream. */
+      readonly op: 'open';
+      /** The stream's id, chosen by the page; it tags the stream's frames and messages. */
+      readonly id: number;
+      /** The request's path and query, e.g. `/api/v1/configmaps?watch=1`. */
+      readonly path: string;
+      /** The `Accept` header to send. */
+      readonly accept: string;
+      /** The page's bearer token, sent upstream as `Authorization`; absent: none. */
+      readonly token?: string;
+    }
+  | {
+      /** Abort the stream's GET. */
+      readonly op: 'cancel';
+      /** The stream to abort. */
+      readonly id: number;
+    }
+  | {
+      /** The page consumed bytes of the stream: that many more may come. */
+      readonly op: 'credit';
+      /** The stream credited. */
+      readonly id: number;
+      /** How many bytes the page consumed. */
+      readonly bytes: number;
+    };
 
 /** A control message from the relay to the page (the body's bytes travel in binary frames). */
 export type RelayResponseMessage =
-  | { readonly op: 'head'; readonly id: number; readonly status: number; readonly headers: Readonly<Record<string, string>> }
-  | { readonly op: 'end'; readonly id: number }
-  | { readonly op: 'error'; readonly id: number; readonly message: string; readonly code?: string };
+  | {
+      /** The upstream response head arrived. */
+      readonly op: 'head';
+      /** The stream it answers. */
+      readonly id: number;
+      /** The HTTP status. */
+      readonly status: number;
+      /** The headers passed on (`content-type`, `content-length`, `retry-after`), lower-case. */
+      readonly headers: Readonly<Record<string, string>>;
+    }
+  | {
+      /** The stream's body is complete. */
+      readonly op: 'end';
+      /** The stream that ended. */
+      readonly id: number;
+    }
+  | {
+      /** The stream failed (the API server could not be reached, or its response was cut short). */
+      readonly op: 'error';
+      /** The stream that failed. */
+      readonly id: number;
+      /** What went wrong, for people. */
+      readonly message: string;
+      /** Node's error code, e.g. `ECONNRESET`, when there is one. */
+      readonly code?: string;
+    };
 
 /** The response headers the relay passes on (what the reader of a LIST or WATCH looks at). */
 export const relayedHeaders = ['content-type', 'content-length', 'retry-after'] as const;

@@ -17,7 +17,9 @@ import { defaultShardBuckets } from './server/shardRanges.js';
 
 /** The primary objects of a sharded controller: a kind, in one namespace or in all. */
 export interface ShardedResource {
+  /** `group/version` of the primary kind (`v1` for the core group), e.g. `apps/v1`. */
   readonly apiVersion: string;
+  /** The primary kind, e.g. `Deployment`. */
   readonly kind: string;
   /** Absent: all namespaces (or a cluster-scoped kind). */
   readonly namespace?: string;
@@ -25,21 +27,53 @@ export interface ShardedResource {
 
 /** What happened in a ring, as {@link ShardingConfig.onEvent} hears it. */
 export type ShardingEvent =
-  /** This replica's campaign for the sharder's Lease. */
-  | { readonly type: 'sharder'; readonly leadership: Leadership }
-  /** This replica's membership: a term began (`joined`) or ended (`left`) under `identity`. */
-  | { readonly type: 'joined' | 'left'; readonly identity: string }
-  /**
-   * The live members this replica sees changed: in label mode the sharder's view (emitted by the
-   * replica that runs the sharder), in server mode every member's own view (each emits it).
-   */
-  | { readonly type: 'members'; readonly members: readonly string[] }
-  /** The sharder labelled an object: a first owner (`assigned`), away from a dead owner (`moved`), or asked a live owner to let go (`draining`). */
-  | { readonly type: 'assigned' | 'moved' | 'draining'; readonly key: string; readonly from?: string; readonly to: string }
-  /** This replica, as owner `identity`, let go of a drained object. */
-  | { readonly type: 'released'; readonly key: string; readonly identity: string }
-  /** Server-side mode: this replica, as `identity`, now works on `ranges` (empty: on nothing). */
-  | { readonly type: 'ranges'; readonly identity: string; readonly ranges: readonly ShardRange[] };
+  | {
+      /** This replica's campaign for the sharder's Lease (label mode) changed. */
+      readonly type: 'sharder';
+      /** Whether this replica now runs the sharder, or who does. */
+      readonly leadership: Leadership;
+    }
+  | {
+      /** This replica's membership: a term began (`joined`) or ended (`left`). */
+      readonly type: 'joined' | 'left';
+      /** The membership identity of the term (`identityPrefix` and a random suffix). */
+      readonly identity: string;
+    }
+  | {
+      /**
+       * The live members this replica sees changed: in label mode the sharder's view (emitted by the
+       * replica that runs the sharder), in server mode every member's own view (each emits it).
+       */
+      readonly type: 'members';
+      /** The identities of the live members, as now seen. */
+      readonly members: readonly string[];
+    }
+  | {
+      /** The sharder labelled an object: a first owner (`assigned`), away from a dead owner (`moved`), or asked a live owner to let go (`draining`). */
+      readonly type: 'assigned' | 'moved' | 'draining';
+      /** The object's key (`namespace/name`). */
+      readonly key: string;
+      /** The owner it leaves (`moved`, `draining`); absent for `assigned`. */
+      readonly from?: string;
+      /** The member it goes to. */
+      readonly to: string;
+    }
+  | {
+      /** This replica, as owner, let go of a drained object. */
+      readonly type: 'released';
+      /** The object's key (`namespace/name`). */
+      readonly key: string;
+      /** The membership identity that let go of it. */
+      readonly identity: string;
+    }
+  | {
+      /** Server-side mode: this replica now works on `ranges` (empty: on nothing). */
+      readonly type: 'ranges';
+      /** The membership identity that works on them. */
+      readonly identity: string;
+      /** The hash ranges this member now works on. */
+      readonly ranges: readonly ShardRange[];
+    };
 
 /** Options of {@link sharded} in both modes, and of {@link labelSharder}. */
 export interface ShardingCommonConfig {
@@ -53,7 +87,9 @@ export interface ShardingCommonConfig {
   readonly resource: ShardedResource;
   /** Membership and sharder Leases: as {@link leaderElection}'s. Defaults 15 000 / 10 000 / 2 000 (`defaultElectionTimings`). */
   readonly leaseDurationMs?: number;
+  /** How long after the start of its last successful renewal a holder stops holding a Lease it cannot renew, in milliseconds. Default 10 000. */
   readonly renewDeadlineMs?: number;
+  /** Milliseconds between tries: renewals every `retryPeriodMs`, acquisitions every `retryPeriodMs`·(1 + 1.2·random). Default 2 000. */
   readonly retryPeriodMs?: number;
   /** Start of every membership identity (a random suffix follows). Default: the host name, made a DNS label. */
   readonly identityPrefix?: string;

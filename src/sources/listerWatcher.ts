@@ -37,29 +37,44 @@ export interface ListerWatcher<T> {
 
 /** Query parameters of one LIST page. Absent fields are not sent. */
 export interface ListRequest {
+  /** `resourceVersion`: how fresh the list must be (`0`: any cached version; absent: the latest). */
   readonly resourceVersion?: string;
+  /** `resourceVersionMatch`: how `resourceVersion` applies (`NotOlderThan`, `Exact`). */
   readonly resourceVersionMatch?: string;
+  /** `limit`: the most items in one page. */
   readonly limit?: number;
+  /** `continue`: the token of the previous page, for the next one. */
   readonly continue?: string;
 }
 
 /** One LIST page as the server sent it (items are plain JSON, `kind`/`apiVersion` filled in). */
 export interface ListResponse<T> {
+  /** The page's objects. */
   readonly items: readonly T[];
   /** `metadata.resourceVersion` of the list; `""` when the server sent none. */
   readonly resourceVersion: string;
+  /** `metadata.continue`: the token for the next page; absent or `""` on the last. */
   readonly continue?: string;
+  /** `metadata.remainingItemCount`: the server's estimate of the items after this page, when it gives one. */
   readonly remainingItemCount?: number;
   /** `metadata.shardInfo`: the shard selector the server applied, when it applied one. */
-  readonly shardInfo?: { readonly selector: string };
+  readonly shardInfo?: {
+    /** The `shardSelector` the server applied. */
+    readonly selector: string;
+  };
 }
 
 /** Query parameters of one WATCH. `allowWatchBookmarks=true` is always sent. */
 export interface WatchRequest {
+  /** `resourceVersion`: the version to watch from (events after it). */
   readonly resourceVersion: string;
+  /** `timeoutSeconds`: seconds after which the server ends the watch (the reflector's default: an integer in [300, 600), as client-go). */
   readonly timeoutSeconds: number;
+  /** `allowWatchBookmarks`: always `true`. */
   readonly allowWatchBookmarks: true;
+  /** `sendInitialEvents`: the watch starts with the current objects (a streaming list). */
   readonly sendInitialEvents?: boolean;
+  /** `resourceVersionMatch`: `NotOlderThan` with `sendInitialEvents`. */
   readonly resourceVersionMatch?: string;
 }
 
@@ -69,9 +84,17 @@ export interface WatchRequest {
  * @inline
  */
 export interface WatchBookmarkMessage {
+  /** A bookmark. */
   readonly type: 'BOOKMARK';
+  /** The bookmark's object: only its metadata means anything. */
   readonly object: {
-    readonly metadata?: { readonly resourceVersion?: string; readonly annotations?: Readonly<Record<string, string>> };
+    /** The bookmark's metadata. */
+    readonly metadata?: {
+      /** The collection's resourceVersion. */
+      readonly resourceVersion?: string;
+      /** `k8s.io/initial-events-end: "true"` ends the initial events of a streaming list. */
+      readonly annotations?: Readonly<Record<string, string>>;
+    };
   };
 }
 
@@ -81,13 +104,21 @@ export interface WatchBookmarkMessage {
  * @inline
  */
 export interface WatchSignal {
+  /** `OPEN`: the server accepted the watch; `PROGRESS`: bytes arrived. */
   readonly type: 'OPEN' | 'PROGRESS';
 }
 
 /** What {@link ListerWatcher.watch} emits. `ERROR` events arrive as a {@link KubeApiError} error instead. */
 export type WatchMessage<T> =
   /** A watch event exactly as the server framed it (the parsed JSON line), and when it arrived (see `WatchEvent.receivedAt`). */
-  | { readonly type: 'ADDED' | 'MODIFIED' | 'DELETED'; readonly object: T; readonly receivedAt?: number }
+  | {
+      /** What the server says happened to the object. */
+      readonly type: 'ADDED' | 'MODIFIED' | 'DELETED';
+      /** The object as the server sent it (the final state for `DELETED`). */
+      readonly object: T;
+      /** When its bytes arrived, epoch ms on the source's clock; absent when not measured. */
+      readonly receivedAt?: number;
+    }
   | WatchBookmarkMessage
   | WatchSignal;
 

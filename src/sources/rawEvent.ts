@@ -20,7 +20,9 @@ export type RawEvent<T> = WatchEvent<T> | BookmarkEvent | ListStart | ListPage<T
 
 /** A watch event carrying an object. @inline */
 export interface WatchEvent<T> {
+  /** What the server says happened to the object. */
   readonly type: 'ADDED' | 'MODIFIED' | 'DELETED';
+  /** The object as the server sent it (the final state for `DELETED`). */
   readonly object: T;
   /**
    * When its bytes arrived on the socket, in epoch ms on the source's clock (its `scheduler`, or
@@ -37,13 +39,17 @@ export interface WatchEvent<T> {
  * @inline
  */
 export interface BookmarkEvent {
+  /** A bookmark. */
   readonly type: 'BOOKMARK';
+  /** The collection's resourceVersion. */
   readonly resourceVersion: string;
+  /** It ends the initial events of a streaming list. */
   readonly initialEventsEnd?: boolean;
 }
 
 /** A (re)list begins; anything buffered from an earlier unfinished list is dropped. @inline */
 export interface ListStart {
+  /** A (re)list begins. */
   readonly type: 'LIST_START';
 }
 
@@ -56,7 +62,9 @@ export interface ListStart {
  * @inline
  */
 export interface ListPage<T> {
+  /** One page of a list. */
   readonly type: 'LIST_PAGE';
+  /** The page's objects. */
   readonly items: readonly T[];
   /**
    * 1-based page number within this list cycle. A large page may come as it arrives, in several
@@ -65,12 +73,15 @@ export interface ListPage<T> {
   readonly page: number;
   /** Items received in this cycle including this page. */
   readonly itemsSoFar: number;
+  /** The server's estimate of the items after this page (`metadata.remainingItemCount`), when it gives one. */
   readonly remainingItemCount?: number;
 }
 
 /** The list is complete as of `resourceVersion`: apply it as one atomic replace. @inline */
 export interface ListDone {
+  /** The list is complete. */
   readonly type: 'LIST_DONE';
+  /** The list's resourceVersion: the collection is current as of it. */
   readonly resourceVersion: string;
 }
 
@@ -82,7 +93,9 @@ export interface ListDone {
  * @inline
  */
 export interface StatusEvent {
+  /** A status, in band. */
   readonly type: 'STATUS';
+  /** What the source is doing. */
   readonly status: ListWatchStatus;
 }
 

@@ -18,13 +18,17 @@ export type ShardField = 'object.metadata.uid' | 'object.metadata.namespace';
 
 /** Hashes `[start, end)`, with `0 <= start < end <= 2^64`. */
 export interface ShardRange {
+  /** The first hash in the range (inclusive). */
   readonly start: bigint;
+  /** The hash after the last one in the range (exclusive); `2^64` for a range that runs to the end. */
   readonly end: bigint;
 }
 
 /** A parsed shard selector. */
 export interface ParsedShardSelector {
+  /** The field whose hash places an object. */
   readonly field: ShardField;
+  /** The hash ranges selected: an object is in when its field's hash falls in one. */
   readonly ranges: readonly ShardRange[];
 }
 

@@ -8,8 +8,11 @@ import type { KubeObject } from './kubeObject.js';
  * looked like at the end: `object` is the last state the informer knew, or `undefined`.
  */
 export interface Tombstone<T> {
+  /** Always `DeletedFinalStateUnknown`: tells a tombstone from an object. */
   readonly kind: 'DeletedFinalStateUnknown';
+  /** The cache key of the deleted object. */
   readonly key: string;
+  /** The last state the informer knew, or `undefined`. */
   readonly object: Frozen<T> | undefined;
 }
 
@@ -45,8 +48,22 @@ export type DeltaType = 'Added' | 'Updated' | 'Deleted' | 'Replaced' | 'Sync';
  * it in place when it applies the batch).
  */
 export type Delta<T> =
-  | { readonly type: 'Added' | 'Updated' | 'Replaced' | 'Sync'; readonly key: string; readonly object: Frozen<T> }
-  | { readonly type: 'Deleted'; readonly key: string; readonly object: Frozen<T> | Tombstone<T> };
+  | {
+      /** `Added`, `Updated` (watch events), `Replaced` (listed by a (re)list) or `Sync` (re-delivered unchanged by a resync). */
+      readonly type: 'Added' | 'Updated' | 'Replaced' | 'Sync';
+      /** The object's cache key. */
+      readonly key: string;
+      /** The object as it now is. */
+      readonly object: Frozen<T>;
+    }
+  | {
+      /** The object was deleted. */
+      readonly type: 'Deleted';
+      /** The object's cache key. */
+      readonly key: string;
+      /** The final object, or a {@link Tombstone} when a relist found the deletion. */
+      readonly object: Frozen<T> | Tombstone<T>;
+    };
 
 /**
  * A marker in a delta stream that is about the whole collection, not one key.
@@ -59,7 +76,17 @@ export type Delta<T> =
  *
  * @inline
  */
-export type CollectionMarker = { readonly type: 'Listed' | 'Bookmark'; readonly resourceVersion: string } | { readonly type: 'Resync' };
+export type CollectionMarker =
+  | {
+      /** `Listed`: a (re)list's deltas are all out; `Bookmark`: nothing changed. */
+      readonly type: 'Listed' | 'Bookmark';
+      /** The collection is current as of this resourceVersion. */
+      readonly resourceVersion: string;
+    }
+  | {
+      /** A resync tick. */
+      readonly type: 'Resync';
+    };
 
 /** What {@link toDeltas} emits, {@link resync} passes on with its ticks, and {@link bufferByKey} takes. */
 export type DeltaEvent<T> = Delta<T> | CollectionMarker;
@@ -74,9 +101,13 @@ export type DeltaEvent<T> = Delta<T> | CollectionMarker;
  * (re)list; `resync` is set when a resync tick joined the batch (its `Sync` deltas, if any, are in it).
  */
 export interface DeltaBatch<T> {
+  /** Each key's deltas, oldest first; keys in first-arrival order. */
   readonly deltas: ReadonlyMap<string, readonly Delta<T>[]>;
+  /** The collection's resourceVersion after the batch's last event in arrival order. */
   readonly resourceVersion?: string;
+  /** The batch holds a complete (re)list. */
   readonly listed?: boolean;
+  /** A resync tick joined the batch (its `Sync` deltas, if any, are in it). */
   readonly resync?: boolean;
 }
 

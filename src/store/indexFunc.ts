@@ -13,7 +13,13 @@ export type Indexers<T> = Readonly<Record<string, IndexFunc<T>>>;
 
 
 /** Indexes objects by `metadata.namespace` (cluster-scoped objects are left out). */
-export function byNamespace(object: { readonly metadata?: { readonly namespace?: string } }): readonly string[] {
+export function byNamespace(object: {
+  /** The object's metadata; only its namespace is read. */
+  readonly metadata?: {
+    /** The namespace indexed; absent or `""` for a cluster-scoped object. */
+    readonly namespace?: string;
+  };
+}): readonly string[] {
   const namespace = object.metadata?.namespace;
   return namespace ? [namespace] : [];
 }

@@ -6,19 +6,25 @@ import { LabelSelectorError } from '../errors.js';
  * @inline
  */
 export interface LabelRequirement {
+  /** The label key, e.g. `app` or `example.com/tier`. */
   readonly key: string;
+  /** How the label's value is compared with `values` (`Exists`, `DoesNotExist`: only whether the label is there). */
   readonly operator: 'In' | 'NotIn' | 'Exists' | 'DoesNotExist' | 'Gt' | 'Lt';
+  /** The values compared: a set for `In` and `NotIn`, one integer for `Gt` and `Lt`, none for `Exists` and `DoesNotExist`. */
   readonly values: readonly string[];
 }
 
 /** A parsed label selector: every requirement must hold. The empty selector matches everything. */
 export interface LabelSelector {
+  /** The requirements, all of which must hold. */
   readonly requirements: readonly LabelRequirement[];
 }
 
 /** The structured form used in Kubernetes objects (`metav1.LabelSelector`). */
 export interface LabelSelectorSpec {
+  /** Labels that must have exactly these values. */
   readonly matchLabels?: Readonly<Record<string, string>>;
+  /** Requirements that must all hold as well. */
   readonly matchExpressions?: readonly LabelRequirement[];
 }
 

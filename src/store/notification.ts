@@ -15,9 +15,36 @@ import type { Frozen } from './frozen.js';
  * A notification is emitted after (or atomically with) the snapshot that contains its change.
  */
 export type Notification<T> =
-  | { readonly type: 'add'; readonly key: string; readonly object: Frozen<T>; readonly isInInitialList: boolean }
-  | { readonly type: 'update'; readonly key: string; readonly oldObject: Frozen<T>; readonly object: Frozen<T>; readonly sync: boolean }
-  | { readonly type: 'delete'; readonly key: string; readonly object: Frozen<T> | Tombstone<T> };
+  | {
+      /** A key appeared in the cache. */
+      readonly type: 'add';
+      /** The object's cache key (`namespace/name`, or `name` when cluster-scoped, by default). */
+      readonly key: string;
+      /** The object now cached. */
+      readonly object: Frozen<T>;
+      /** It came with the first list (or in the replay a late handler receives). */
+      readonly isInInitialList: boolean;
+    }
+  | {
+      /** A cached key got a new object. */
+      readonly type: 'update';
+      /** The object's cache key. */
+      readonly key: string;
+      /** What was cached before. */
+      readonly oldObject: Frozen<T>;
+      /** The object now cached. */
+      readonly object: Frozen<T>;
+      /** Both carry the same resourceVersion: a resync, or an unchanged object in a relist. */
+      readonly sync: boolean;
+    }
+  | {
+      /** A key left the cache. */
+      readonly type: 'delete';
+      /** The object's cache key. */
+      readonly key: string;
+      /** The final object, or a {@link Tombstone} when a relist found the deletion. */
+      readonly object: Frozen<T> | Tombstone<T>;
+    };
 
 /** The `type` of every {@link Notification}. */
 export type NotificationType = Notification<unknown>['type'];

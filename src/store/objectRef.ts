@@ -8,6 +8,7 @@ import { argumentError } from '../options/optionChecks.js';
  * bare strings.
  */
 export interface ObjectRef {
+  /** The object's `metadata.name`. */
   readonly name: string;
   /** Absent for cluster-scoped objects. */
   readonly namespace?: string | undefined;
@@ -19,7 +20,9 @@ export interface ObjectRef {
 
 /** An {@link ObjectRef} that says what kind of object it is: what a write or a get needs. */
 export interface TypedObjectRef extends ObjectRef {
+  /** The object's kind, e.g. `ConfigMap`. */
   readonly kind: string;
+  /** The object's `group/version` (`v1` for the core group), e.g. `apps/v1`. */
   readonly apiVersion: string;
 }
 

@@ -8,9 +8,13 @@ import { argumentError } from '../options/optionChecks.js';
 
 /** One entry of `metadata.ownerReferences`. */
 export interface OwnerReference {
+  /** The owner's `group/version`, e.g. `apps/v1`. */
   readonly apiVersion: string;
+  /** The owner's kind, e.g. `ReplicaSet`. */
   readonly kind: string;
+  /** The owner's `metadata.name` (in the object's own namespace; owners are never in another). */
   readonly name: string;
+  /** The owner's `metadata.uid`: a reference to a deleted and recreated owner of the same name does not match. */
   readonly uid: string;
   /** At most one reference of an object has it: the object's managing controller. */
   readonly controller?: boolean;

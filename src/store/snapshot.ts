@@ -60,6 +60,7 @@ export interface Snapshot<T extends KubeObject = KubeObject> extends Iterable<Fr
   get(namespace: string, name: string): Frozen<T> | undefined;
   /** Whether `key` (or `namespace`, `name`) is cached. */
   has(key: string): boolean;
+  /** Whether the object `name` in `namespace` (`""` for cluster-scoped) is cached, whatever the key function. */
   has(namespace: string, name: string): boolean;
   /** Iterates the keys (in the same order as `values()`). */
   keys(): IterableIterator<string>;

@@ -6,6 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
  * page's origin is echoed rather than `*`, as a credentialed request needs.
  */
 export interface CorsConfig {
+  /** `'*'` for any origin, or the origins allowed, e.g. `['http://127.0.0.1:5173']`. */
   readonly origins: '*' | readonly string[];
 }
 

@@ -26,6 +26,7 @@ export interface FailureRule extends RequestFilter {
 
 /** Hold the response to the next `count` matching requests for `ms` milliseconds. */
 export interface DelayRule extends RequestFilter {
+  /** How long each matching response is held, ms. */
   readonly ms: number;
   /** Default `Infinity`: every matching request until {@link TestApiServer.clearFaults}. */
   readonly count?: number;
@@ -33,8 +34,11 @@ export interface DelayRule extends RequestFilter {
 
 /** Deny matching requests with a 403 worded like RBAC's, until cleared. */
 export interface ForbidRule {
+  /** Only these verbs (`list`, `watch`, `get`, `create`…). Default: every verb. */
   readonly verbs?: readonly Verb[];
+  /** Only this collection (`configmaps`, `widgets.example.com`). Default: every collection. */
   readonly resource?: string;
+  /** Only requests in this namespace. Default: every namespace, and cluster-scoped requests. */
   readonly namespace?: string;
 }
 

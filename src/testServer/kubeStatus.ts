@@ -1,7 +1,10 @@
 /** One cause inside a {@link KubeStatus}'s `details`. @inline */
 export interface StatusCause {
+  /** Machine-readable cause, e.g. `FieldValueInvalid`. */
   readonly reason?: string;
+  /** The failure, for people. */
   readonly message?: string;
+  /** The field concerned, e.g. `metadata.name`. */
   readonly field?: string;
 }
 
@@ -11,10 +14,15 @@ export interface StatusCause {
  * @inline
  */
 export interface StatusDetails {
+  /** The name of the object the failure is about. */
   readonly name?: string;
+  /** Its API group; absent for the core group. */
   readonly group?: string;
+  /** Its resource, e.g. `configmaps` (the API server puts the resource here, despite the name). */
   readonly kind?: string;
+  /** The individual failures, e.g. one per invalid field of a 422. */
   readonly causes?: readonly StatusCause[];
+  /** Seconds the client should wait before it retries. */
   readonly retryAfterSeconds?: number;
 }
 
@@ -25,13 +33,21 @@ export interface StatusDetails {
  * @inline
  */
 export interface KubeStatus {
+  /** Always `Status`. */
   readonly kind: 'Status';
+  /** Always `v1`. */
   readonly apiVersion: 'v1';
+  /** Always empty. */
   readonly metadata: Record<string, never>;
+  /** `Failure` for the failures this server sends. */
   readonly status: 'Failure' | 'Success';
+  /** The failure, for people, worded as the real server words it. */
   readonly message: string;
+  /** Machine-readable cause: `NotFound`, `AlreadyExists`, `Conflict`, `Invalid`, …. */
   readonly reason: string;
+  /** Which object the failure is about, field causes, when to retry. */
   readonly details?: StatusDetails;
+  /** The HTTP status code it goes with. */
   readonly code: number;
 }
 

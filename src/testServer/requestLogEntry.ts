@@ -9,6 +9,7 @@ import type { Verb } from './route.js';
 export interface RequestLogEntry {
   /** 1-based arrival order. */
   readonly id: number;
+  /** The HTTP method, e.g. `GET`. */
   readonly method: string;
   /** Path without the query. */
   readonly path: string;
@@ -18,12 +19,19 @@ export interface RequestLogEntry {
   readonly verb: Verb | undefined;
   /** Collection id (`configmaps`, `widgets.example.com`) for resource requests. */
   readonly resource: string | undefined;
+  /** The namespace in the URL of a resource request; `undefined` for all namespaces and cluster-scoped resources. */
   readonly namespace: string | undefined;
+  /** The object's name in the URL of a request on one object (get, update, patch, delete); `undefined` for a collection. */
   readonly name: string | undefined;
+  /** The request headers tests assert on most, when sent. */
   readonly headers: {
+    /** `Accept`. */
     readonly accept?: string;
+    /** `Content-Type`. */
     readonly contentType?: string;
+    /** `Authorization` (the bearer token as sent). */
     readonly authorization?: string;
+    /** `User-Agent`. */
     readonly userAgent?: string;
   };
   /** HTTP status of the response (200 for a watch, even one that carries an ERROR event). */
@@ -34,7 +42,9 @@ export interface RequestLogEntry {
   readonly delayedMs: number | undefined;
   /** `Date.now()` when the request arrived. */
   readonly startedAt: number;
+  /** `Date.now()` when the response head was sent; `undefined` before. */
   readonly respondedAt: number | undefined;
+  /** `Date.now()` when the response was over (a watch: its stream closed); `undefined` before. */
   readonly endedAt: number | undefined;
 }
 

@@ -10,6 +10,7 @@
 export interface ResourceType {
   /** API group; `""` for the core group (`/api/v1`). */
   readonly group: string;
+  /** API version within the group, e.g. `v1`. */
   readonly version: string;
   /** Lower-case plural used in URLs, e.g. `configmaps`. */
   readonly plural: string;
@@ -19,6 +20,7 @@ export interface ResourceType {
   readonly namespaced: boolean;
   /** Lower-case singular; defaults to the lower-cased kind. */
   readonly singular?: string;
+  /** Short names kubectl accepts (`cm` for `configmaps`), listed in discovery and the CRD. Default: none. */
   readonly shortNames?: readonly string[];
   /**
    * Field-selector fields besides `metadata.name` and `metadata.namespace`, as dotted paths
@@ -47,9 +49,11 @@ export interface PrinterColumn {
   readonly type: string;
   /** A simple JSONPath into the object, e.g. `.spec.replicas`. */
   readonly jsonPath: string;
+  /** What the column shows, for people (the table's column definition). */
   readonly description?: string;
   /** Above 0: shown only with `-o wide`. */
   readonly priority?: number;
+  /** A hint on how to show the value, as in OpenAPI (`name` for the name column, `date`, …). */
   readonly format?: string;
 }
 

@@ -5,7 +5,10 @@ import type { KubeObject, ObjectMeta } from '../store/kubeObject.js';
  * rest. Metadata may hold any field the API has (the informer's {@link ObjectMeta} names only
  * what it reads).
  */
-export type JsonObject = Omit<KubeObject, 'metadata'> & { readonly metadata?: ObjectMeta & { readonly [field: string]: unknown } } & Record<string, unknown>;
+export type JsonObject = Omit<KubeObject, 'metadata'> & {
+  /** The object's metadata, with any field the API has. */
+  readonly metadata?: ObjectMeta & { readonly [field: string]: unknown };
+} & Record<string, unknown>;
 
 /** A JSON merge patch (RFC 7386): any JSON object; `null` removes a field. */
 export type MergePatch = Record<string, unknown>;

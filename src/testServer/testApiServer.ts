@@ -70,6 +70,7 @@ export interface ControlWriteOptions {
 export interface TestApiServer {
   /** `http://127.0.0.1:<port>`. */
   readonly url: string;
+  /** The port it listens on: the one asked for, or the free one picked for `0`. */
   readonly port: number;
   /** A client-node KubeConfig whose current context points at this server (with the token, if any). */
   readonly kubeConfig: KubeConfig;
@@ -120,14 +121,24 @@ export interface TestApiServer {
   /** Number of watch streams currently open. */
   readonly openWatchCount: number;
   /** TCP connections accepted so far and open now (to check that clients reuse and close them). */
-  readonly connections: { readonly accepted: number; readonly open: number };
+  readonly connections: {
+    /** TCP connections accepted so far. */
+    readonly accepted: number;
+    /** TCP connections open now. */
+    readonly open: number;
+  };
   /** Resolves when at least `count` watches are open; rejects after `timeoutMs` (default 30 000: the deadline only bounds a failing test). */
   waitForWatches(count: number, timeoutMs?: number): Promise<void>;
 
   /** Ends every open watch cleanly, as a server-side timeout would. @returns how many. */
   closeWatches(resource?: string): number;
   /** Sends half a line on every open watch, then drops the connection (`reset`: TCP RST). @returns how many. */
-  breakWatches(options?: { readonly reset?: boolean; readonly resource?: string }): number;
+  breakWatches(options?: {
+    /** Drop the connections with a TCP RST instead of a clean close. Default `false`. */
+    readonly reset?: boolean;
+    /** Only the watches of this collection (`configmaps`, `widgets.example.com`). Default: all. */
+    readonly resource?: string;
+  }): number;
   /**
    * Ends every open watch with an in-stream ERROR event, e.g. `failWatches({ status: 429 })` or
    * `{ status: 500 }`, worded as {@link failNext} words them (410 gives the "too old resource
@@ -158,7 +169,13 @@ export interface TestApiServer {
    * {@link kubeConfig} (and {@link kubeConfigText}) carry the new token too; otherwise clients keep
    * sending the old one and get 401, which is how credential reload is tested.
    */
-  setToken(token: string | undefined, options?: { readonly updateKubeConfig?: boolean }): void;
+  setToken(
+    token: string | undefined,
+    options?: {
+      /** Put the new token in the server's `kubeConfig` and `kubeConfigText` too. Default `false`. */
+      readonly updateKubeConfig?: boolean;
+    },
+  ): void;
   /**
    * Stops listening (new connections are refused) and drops open connections, then listens again
    * on the same port (waiting, up to 5 s, while something else holds it): after `duration` ms, or

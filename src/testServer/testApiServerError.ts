@@ -7,6 +7,7 @@ import type { KubeStatus } from './kubeStatus.js';
  * 409 on a stale `resourceVersion`.
  */
 export class TestApiServerError extends Error {
+  /** Always `TestApiServerError`. */
   override readonly name = 'TestApiServerError';
   /** The Status body the server sends. */
   readonly status: KubeStatus;

@@ -26,7 +26,17 @@ export function listStart(): ListStart {
 }
 
 /** One page of a list; `itemsSoFar` defaults to the page's own length. */
-export function listPage<T>(items: readonly T[], options: { page?: number; itemsSoFar?: number; remainingItemCount?: number } = {}): ListPage<T> {
+export function listPage<T>(
+  items: readonly T[],
+  options: {
+    /** The page's number within its list cycle, from 1. Default 1. */
+    page?: number;
+    /** Items of the cycle so far, this page's included. Default: this page's length. */
+    itemsSoFar?: number;
+    /** The server's estimate of the items after this page. Default: none (the last page). */
+    remainingItemCount?: number;
+  } = {},
+): ListPage<T> {
   const { page = 1, itemsSoFar = items.length, remainingItemCount } = options;
   return remainingItemCount === undefined
     ? { type: 'LIST_PAGE', items, page, itemsSoFar }
@@ -43,7 +53,14 @@ export function listDone(resourceVersion: string): ListDone {
  * `remainingItemCount` on all but the last), `LIST_DONE`. Use it as one marble value with
  * {@link marbleSource}, which emits the array's events in the same frame.
  */
-export function listEvents<T>(items: readonly T[], resourceVersion: string, options: { pageSize?: number } = {}): RawEvent<T>[] {
+export function listEvents<T>(
+  items: readonly T[],
+  resourceVersion: string,
+  options: {
+    /** Items per page (at least 1). Default: all items in one page. */
+    pageSize?: number;
+  } = {},
+): RawEvent<T>[] {
   const pageSize = Math.max(1, options.pageSize ?? Math.max(items.length, 1));
   const events: RawEvent<T>[] = [listStart()];
   for (let start = 0, page = 1; start < items.length; start += pageSize, page++) {

@@ -41,7 +41,13 @@ export interface FakeListWatch<T extends KubeObject> {
  * @param initial objects present before anyone subscribes.
  * @param options the key function (`namespace/name` by default).
  */
-export function fakeListWatch<T extends KubeObject>(initial: readonly T[] = [], options: { keyFunc?: KeyFunc<T> } = {}): FakeListWatch<T> {
+export function fakeListWatch<T extends KubeObject>(
+  initial: readonly T[] = [],
+  options: {
+    /** How objects are keyed. Default `metaNamespaceKey` (`namespace/name`, or `name` when cluster-scoped). */
+    keyFunc?: KeyFunc<T>;
+  } = {},
+): FakeListWatch<T> {
   const keyFunc = options.keyFunc ?? (metaNamespaceKey as KeyFunc<T>);
   const state = new Map<string, T>();
   const live = new Subject<RawEvent<T>>();

@@ -3,12 +3,15 @@ import { TestScheduler, type RunHelpers } from 'rxjs/testing';
 
 /** The one assertion {@link runMarbles} needs, as ava's `t` (or node:test's `t.assert`) has it. */
 export interface DeepEqualAssertions {
+  /** Fails the test when `actual` and `expected` differ deeply. */
   deepEqual(actual: unknown, expected: unknown, message?: string): unknown;
 }
 
 /** node:test's test context `t`, as {@link runMarbles} uses it: `t.assert.deepStrictEqual`. */
 export interface NodeTestContextAssertions {
+  /** node:test's assertions bound to the test. */
   readonly assert: {
+    /** Fails the test when `actual` and `expected` differ deeply and strictly. */
     deepStrictEqual(actual: unknown, expected: unknown, message?: string | Error): void;
   };
 }

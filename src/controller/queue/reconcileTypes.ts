@@ -50,8 +50,11 @@ export interface ReconcileContext {
  * `lowPriority`) and `reasons` (default `[{ type: 'trigger' }]`). A plain string is `{ key }`.
  */
 export interface ReconcileRequest {
+  /** The key to reconcile (the controller's are `namespace/name`). */
   readonly key: string;
+  /** How urgently: higher runs first, idle work at `lowPriority`. Default 0. */
   readonly priority?: number;
+  /** Why the key is asked for, oldest first. Default `[{ type: 'trigger' }]`. */
   readonly reasons?: readonly ReconcileReason[];
 }
 
@@ -68,13 +71,31 @@ export type ReconcileHandler = (key: string, context: ReconcileContext) => Obser
  */
 export type ReconcileOutcome = RunFacts &
   (
-    | { readonly result: 'success'; readonly requeueAfterMs?: number }
-    | { readonly result: 'error'; readonly error: unknown; readonly retryAfterMs: number }
-    | { readonly result: 'terminal'; readonly error: unknown }
+    | {
+        /** The handler succeeded. */
+        readonly result: 'success';
+        /** The delay in milliseconds the handler asked for before the key runs again; absent: not requeued. */
+        readonly requeueAfterMs?: number;
+      }
+    | {
+        /** The handler failed; the key is retried. */
+        readonly result: 'error';
+        /** What the handler threw, rejected or errored with. */
+        readonly error: unknown;
+        /** Milliseconds until the retry (the per-key backoff, or the error policy's delay). */
+        readonly retryAfterMs: number;
+      }
+    | {
+        /** The handler threw a terminal error: not retried until the key comes in again. */
+        readonly result: 'terminal';
+        /** The terminal error the handler threw. */
+        readonly error: unknown;
+      }
   );
 
 /** What every {@link ReconcileOutcome} tells about its run. */
 export type RunFacts = {
+  /** The key that ran (`namespace/name`, or `name` for a cluster-scoped object). */
   readonly key: string;
   /** Failures of the key counted so far (0 after a success). */
   readonly retries: number;
@@ -88,6 +109,11 @@ export type RunFacts = {
    * The run waited for the cache to catch up with this process's writes (read-your-own-writes):
    * for `heldMs`; `behind` when the wait ran out and the run started from an older object.
    */
-  readonly freshness?: { readonly heldMs: number; readonly behind: boolean };
+  readonly freshness?: {
+    /** How long, in milliseconds, the run was held for the cache to catch up. */
+    readonly heldMs: number;
+    /** The wait ran out and the run started from an object older than this process's last write. */
+    readonly behind: boolean;
+  };
 };
 

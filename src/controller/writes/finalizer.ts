@@ -11,6 +11,7 @@ import { argumentError } from '../../options/optionChecks.js';
  * the lease: `whileLeading`).
  */
 export interface FinalizerContext {
+  /** The `signal` given to `finalizer()`, aborted when the run is stopped; absent when none was given. */
   readonly signal?: AbortSignal;
 }
 

@@ -26,7 +26,10 @@ export interface Shard {
   /** `shard.sharding.rx-informer.dev/<ring>=<identity>`: the selector of this member's objects. */
   readonly labelSelector: string;
   /** `{ labelSelector }`, to spread into a source's options (as {@link ServerShard.selector} is). */
-  readonly selector: { readonly labelSelector: string };
+  readonly selector: {
+    /** This member's label selector, `shard.sharding.rx-informer.dev/<ring>=<identity>`. */
+    readonly labelSelector: string;
+  };
   /**
    * {@link listWatch} of `resource` with this member's `labelSelector` put in (after the one
    * `config` gives, if any: both must match) and the ring's `kubeConfig`: the term's source, its

@@ -30,7 +30,10 @@ export interface ServerShard {
   /** The `shardSelector` of `ranges`. */
   readonly shardSelector: string;
   /** `{ shardSelector }`, to spread into a source's options. */
-  readonly selector: { readonly shardSelector: string };
+  readonly selector: {
+    /** The `shardSelector` of `ranges`, as in {@link ServerShard.shardSelector}. */
+    readonly shardSelector: string;
+  };
   /**
    * {@link listWatch} of `resource` with this stretch's `shardSelector` put in (and the ring's
    * `kubeConfig`): the stretch's source, its selector not to be forgotten.

@@ -3,7 +3,9 @@ import { resolveBackoffConfig, type BackoffConfig } from './reflectorConfig.js';
 
 /** One delay from a {@link Backoff}. `attempt` counts from 1 since the last reset. */
 export interface BackoffStep {
+  /** Which wait this is since the last reset, from 1. */
   readonly attempt: number;
+  /** How long to wait, ms. */
   readonly delay: number;
 }
 

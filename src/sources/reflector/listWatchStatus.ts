@@ -15,19 +15,25 @@ export type ListWatchStatus = ListingStatus | WatchingStatus | WaitingStatus | B
 
 /** A list is running; emitted when it starts (`page: 0`) and after every page (and every part of a page that comes in parts). @inline */
 export interface ListingStatus {
+  /** A list is running. */
   readonly type: 'LISTING';
   /** The `resourceVersion` the list was asked for (`"0"`, `""` or the last synced one). */
   readonly resourceVersion: string;
   /** True for a streaming list (`sendInitialEvents=true`). */
   readonly streaming: boolean;
+  /** Pages received so far in this cycle (0 when it starts). */
   readonly page: number;
+  /** Items received so far in this cycle. */
   readonly itemsSoFar: number;
+  /** The server's estimate of the items still to come, when it gives one. */
   readonly remainingItemCount?: number;
 }
 
 /** A watch was accepted by the server and is streaming from `resourceVersion`. @inline */
 export interface WatchingStatus {
+  /** A watch is streaming. */
   readonly type: 'WATCHING';
+  /** The resourceVersion the watch streams from. */
   readonly resourceVersion: string;
 }
 
@@ -47,7 +53,9 @@ export interface WatchingStatus {
  * @inline
  */
 export interface WaitingStatus {
+  /** A request has had no response for a while. */
   readonly type: 'WAITING';
+  /** Which request is waiting. */
   readonly verb: 'list' | 'watch';
   /** How long the request has had no response, ms. */
   readonly waitingMs: number;
@@ -61,9 +69,13 @@ export interface WaitingStatus {
  * @inline
  */
 export interface BackingOffStatus {
+  /** Waiting before the next attempt. */
   readonly type: 'BACKING_OFF';
+  /** Which wait this is since the last backoff reset, from 1. */
   readonly attempt: number;
+  /** How long this wait is, ms. */
   readonly delay: number;
+  /** The failure that led to it. */
   readonly cause: Error;
   /** What happens after the delay. */
   readonly next: 'relist' | 'rewatch';
@@ -82,8 +94,11 @@ export type RelistReason =
 
 /** A new list cycle begins, and why. @inline */
 export interface RelistingStatus {
+  /** A new list cycle begins. */
   readonly type: 'RELISTING';
+  /** Why the list starts again. */
   readonly reason: RelistReason;
+  /** The failure that led to it, when one did. */
   readonly cause?: Error;
 }
 
@@ -97,8 +112,11 @@ export interface RelistingStatus {
  * @inline
  */
 export interface ErrorStatus {
+  /** Something failed; a retry follows, or `FAILED` when none can help. */
   readonly type: 'ERROR';
+  /** What failed: a `KubeApiError`, `TransportError`, `TransformError` or `InformerError`. */
   readonly error: Error;
+  /** True for 403, 404 and invalid requests (400, 422): retrying soon will not help. */
   readonly permanent: boolean;
 }
 
@@ -110,7 +128,9 @@ export interface ErrorStatus {
  * @inline
  */
 export interface FailedStatus {
+  /** The source gave up. */
   readonly type: 'FAILED';
+  /** The error that ends the source (it errors with it right after). */
   readonly error: Error;
 }
 
@@ -145,12 +165,15 @@ export interface CrdStatusBase {
  * for it (`whenSynced()` keeps waiting, within its `timeoutMs`). @inline
  */
 export interface CrdMissingStatus extends CrdStatusBase {
+  /** The CRD is not there, or not ready. */
   readonly type: 'CRD_MISSING';
+  /** Whether the CRD does not exist, is not `Established` yet, or is being deleted. */
   readonly reason: 'notFound' | 'notEstablished' | 'terminating';
 }
 
 /** The CRD serves the informer's version (found, or back): the informer lists and watches. @inline */
 export interface CrdEstablishedStatus extends CrdStatusBase {
+  /** The CRD serves the informer's version. */
   readonly type: 'CRD_ESTABLISHED';
 }
 
@@ -160,6 +183,7 @@ export interface CrdEstablishedStatus extends CrdStatusBase {
  * the CRD to come back. @inline
  */
 export interface CrdRemovedStatus extends CrdStatusBase {
+  /** The CRD was deleted. */
   readonly type: 'CRD_REMOVED';
 }
 
@@ -169,5 +193,6 @@ export interface CrdRemovedStatus extends CrdStatusBase {
  * exist, in the served versions), and resumes when the version is served again. @inline
  */
 export interface CrdVersionNotServedStatus extends CrdStatusBase {
+  /** The CRD no longer serves the informer's version. */
   readonly type: 'CRD_VERSION_NOT_SERVED';
 }

@@ -88,6 +88,7 @@ export interface ReflectorConfig<T> {
    * LIST is not cut this way (a server may take long to start a big list): `idleTimeout` bounds it.
    */
   readonly noResponseTimeout?: number;
+  /** The delay before each retry after a failure: 800 ms doubling to 30 s by default (see {@link BackoffConfig}). */
   readonly backoff?: BackoffConfig;
   /**
    * Which errors end the source (a `FAILED` status, then the Observable errors with the server's
