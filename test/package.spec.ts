@@ -212,8 +212,9 @@ test('the packed declarations compile in a strict project with skipLibCheck fals
      import * as fleet from 'rx-informer/fleet';
      import * as relay from 'rx-informer/relay';
      import * as web from 'rx-informer/web';
+     import * as envtest from 'rx-informer/envtest';
      export const maps = main.informer<main.Json<V1ConfigMap>>(testing.fakeListWatch([testing.configMap('a')]).events$);
-     export { main, testing, testServer, prometheus, controllers, fleet, relay, web };
+     export { main, testing, testServer, prometheus, controllers, fleet, relay, web, envtest };
     `,
   );
   const diagnostics = await exec(node, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(dir, 'strict'), '--pretty', 'false'], { cwd: dir, timeout: hangGuardMs }).then(
