@@ -9,21 +9,13 @@ import { listWatch } from '../../src/sources/listWatch.js';
 import type { ListWatchStatus } from '../../src/sources/reflector/listWatchStatus.js';
 import type { KubeObject } from '../../src/store/kubeObject.js';
 import { createTestApiServer, type TestApiServer } from '../../src/testServer/index.js';
+import { customResourceDefinitionOf } from '../../src/testServer/customResourceDefinition.js';
 import { until } from '../helpers/until.js';
 
 const crds = 'customresourcedefinitions.apiextensions.k8s.io';
 const gadgets = { group: 'example.com', version: 'v1', plural: 'gadgets', namespace: 'demo' } as const;
-const crd = {
-  apiVersion: 'apiextensions.k8s.io/v1',
-  kind: 'CustomResourceDefinition',
-  metadata: { name: 'gadgets.example.com' },
-  spec: {
-    group: 'example.com',
-    scope: 'Namespaced',
-    names: { plural: 'gadgets', singular: 'gadget', kind: 'Gadget', listKind: 'GadgetList' },
-    versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
-  },
-};
+/** The CRD the test server makes for an installed resource type (Established, one served version). */
+const crd = customResourceDefinitionOf({ group: 'example.com', version: 'v1', plural: 'gadgets', kind: 'Gadget', namespaced: true });
 const gadget = (name: string) => ({ apiVersion: 'example.com/v1', kind: 'Gadget', metadata: { name, namespace: 'demo' }, spec: { size: 1 } });
 /** Lists and watches of gadgets (a discovery of example.com/v1, which tells a CRD's resource from an aggregated API's, is not one). */
 const gadgetRequests = (server: TestApiServer) => server.requests.filter((r) => r.verb !== undefined && r.path.startsWith('/apis/example.com/'));
